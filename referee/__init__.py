@@ -1,0 +1,1 @@
+"""The application: table config, the session loop, controllers, screens, journal and CLI."""

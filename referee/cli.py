@@ -1,0 +1,48 @@
+"""The ``tabletop`` command. Each subcommand lives in its own module under ``referee.commands``
+and registers itself with ``register(subparsers)``; ``run(args)`` returns the exit status."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# one line per subcommand module
+COMMANDS = [
+    "referee.commands.games",
+    "referee.commands.replay",
+    "referee.commands.play",
+    "referee.commands.demo",
+]
+
+
+class UserError(Exception):
+    """A mistake of the user's (bad file, bad option): printed as one line, exit status 1."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tabletop", description="Tabletop Companion: a referee for tabletop games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except UserError as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

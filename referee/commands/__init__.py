@@ -1,0 +1,1 @@
+"""Subcommands of ``tabletop``: one module each, listed in ``referee.cli.COMMANDS``."""
