@@ -75,6 +75,12 @@ class State(ABC):
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to move (the outcomes, at a chance node)."""
 
+    def external_actions(self) -> list[Action]:
+        """Actions that come from outside the turn order at any moment, never chosen by a
+        player or a bot: a timer ringing (Rocketball's tug-of-war reversal, Rocca's chess clock).
+        ``apply`` accepts them whenever they are listed here."""
+        return []
+
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """At a chance node: each outcome with its probability (they sum to 1)."""
         return []

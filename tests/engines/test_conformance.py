@@ -93,7 +93,7 @@ def test_states_round_trip_through_json(gid, n, opts):
 def test_notation_round_trips(gid, n, opts):
     for game, states, _ in each_run(gid, n, opts):
         for s in states[:: max(1, len(states) // 40)]:
-            for a in s.legal_actions():
+            for a in s.legal_actions() + s.external_actions():
                 text = a.notation()
                 assert game.parse(text) == a, text
                 assert game.parse(text).notation() == text
@@ -105,7 +105,7 @@ def test_illegal_actions_change_nothing(gid, n, opts):
     for game, states, actions in each_run(gid, n, opts):
         pool = list(dict.fromkeys(actions))
         for s in states[:: max(1, len(states) // 40)]:
-            legal = set(s.legal_actions())
+            legal = set(s.legal_actions()) | set(s.external_actions())
             before = s.to_json()
             for a in [a for a in pool if a not in legal][:15]:
                 with pytest.raises(IllegalAction) as err:
