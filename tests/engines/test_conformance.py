@@ -102,7 +102,7 @@ def test_notation_round_trips(gid, n, opts):
 @pytest.mark.parametrize("gid,n,opts", CASES)
 def test_illegal_actions_change_nothing(gid, n, opts):
     checked = 0
-    for game, states, actions in each_run(gid, n, opts):
+    for _, states, actions in each_run(gid, n, opts):
         pool = list(dict.fromkeys(actions))
         for s in states[:: max(1, len(states) // 40)]:
             legal = set(s.legal_actions()) | set(s.external_actions())
