@@ -41,8 +41,11 @@ class Rocca(Game):
         self.max_players = 1 if self.options.solitaire else 6
 
     def check_players(self, players: Sequence[str]) -> tuple[str, ...]:
-        if len(tuple(players)) == 1 and not self.options.solitaire:
+        count = len(tuple(players))
+        if count == 1 and not self.options.solitaire:
             raise IllegalAction("Rocca needs 2 to 6 players; to play alone, set option solitaire=true")
+        if count != 1 and self.options.solitaire:
+            raise IllegalAction(f"solitaire is for one player, not {count}")
         return super().check_players(players)
 
     def new(self, players: Sequence[str] | None = None) -> RoccaState:

@@ -136,5 +136,5 @@ def test_solitaire_is_one_player_and_the_normal_game_two_to_six():
         game().new(["Ada"])
     with pytest.raises(IllegalAction, match="7"):
         game().new([f"p{i}" for i in range(7)])
-    with pytest.raises(IllegalAction, match="1 players, not 2"):
+    with pytest.raises(IllegalAction, match="one player, not 2"):
         game(solitaire=True).new(["Ada", "Ben"])
