@@ -435,7 +435,7 @@ class RoccaState(State):
             if not broke:
                 break
             if len(broke) == len(playing):
-                return st._nobody_can_pay(events, broke, ante)
+                return replace(st, active=tuple(active))._nobody_can_pay(events, broke, ante)
             for s in broke:
                 active[s] = False
                 events.append(Event(
