@@ -39,7 +39,7 @@ def plural(n: int, word: str = "piece") -> str:
 
 
 def names(players: list[str]) -> str:
-    """ "Ada, Ben and Cleo" """
+    """Names joined for a sentence: "Ada, Ben and Cleo"."""
     return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]
 
 
@@ -266,10 +266,10 @@ class RoccaState(State):
             {"landed": action.landed, "splashed": action.splashed},
         ))
         if action.splashed:
+            later = "" if self.options.solitaire else " for the others at the end of the turn"
             events.append(Event(
                 "splash",
-                f"Splash: {plural(action.splashed)} fell off, set aside for the others at the end "
-                "of the turn (not a foul).",
+                f"Splash: {plural(action.splashed)} fell off, set aside{later} (not a foul).",
                 {"splashed": action.splashed},
             ))
         st = replace(self, hand=0, board=self.board + action.landed, aside=self.aside + action.splashed)
