@@ -32,9 +32,9 @@ def cell(state: StoneballState, f: tuple[int, int]) -> str:
 
 
 def status(state: StoneballState) -> str:
-    result = state.result
-    if result is not None:
-        return result.text
+    """Whose turn it is and what they must do (the terminal prints the result itself)."""
+    if state.result is not None:
+        return "Game over."
     if state.pending:
         p = state.pending
         what = "the rammed piece" if p.kind == "push" else f"the returning piece on {name(p.origin)}"
