@@ -43,7 +43,7 @@ def push_back_fields(
         return free_x_fields(owner, rammed)
     if f not in owner:
         return (f,)
-    return around(owner, f, step, rammed) or free_x_fields(owner, rammed)
+    return around(owner, f, step, rammed)
 
 
 def around(owner: Mapping[Field, int], blocker: Field, step: Step, rammed: int) -> tuple[Field, ...]:
@@ -51,7 +51,9 @@ def around(owner: Mapping[Field, int], blocker: Field, step: Step, rammed: int) 
     where the rammed piece started first. The two fields diagonal to the line toward the start
     come first; if both are taken, the two beside the blocker across the line; if those are
     taken too, any of the other three, where one outside the Game Zone sends the piece to an X
-    field. Empty when every one of them is taken (the caller falls back to the X fields).
+    field. Never empty: with every neighbour in the Game Zone, filling all seven would take
+    more than the ten pieces there are, and whenever a neighbour lies outside the Game Zone one
+    of the last three does too (the line comes from the inside).
     """
     back = rotate(step, 4)
     for eighths in ((1, -1), (2, -2)):

@@ -39,6 +39,15 @@ def position(diagram: str, mover: int = WHITE, max_turns: int | None = None) -> 
     return state
 
 
+def lay(white: str, black: str, ball: str, mover: int = WHITE) -> StoneballState:
+    """A position from field lists: ``lay("d3 b2", "d5 b8", ball="f7")``; the Ball on a piece's
+    field means that piece holds it. Each side needs its five pieces."""
+    pieces = tuple(tuple(sorted(parse_field(f) for f in fields.split())) for fields in (white, black))
+    state = StoneballState(players=("white", "black"), pieces=pieces, ball=parse_field(ball), mover=mover)
+    state.check()
+    return state
+
+
 def play(state: StoneballState, *actions: str) -> StoneballState:
     """Apply actions in notation, checking the invariants after each."""
     for text in actions:
