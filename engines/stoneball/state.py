@@ -108,11 +108,11 @@ class StoneballState(State):
         self.require(self.result is None, "the game is over")
         if isinstance(action, Place):
             return self._place(action.field)
-        self.require(
-            self.pending is None,
-            f"{self.side(self.pending.player) if self.pending else ''} must first choose a field "
-            "for the piece to place (write @ and the field)",
-        )
+        if self.pending is not None:
+            raise IllegalAction(
+                f"{self.side(self.pending.player)} must first choose a field for the piece to "
+                "place (write @ and the field)"
+            )
         if isinstance(action, Pass):
             self.require(not self.plans(), "you have a legal move, so you cannot pass")
             events = [Event("pass", f"{self.side(self.mover)} cannot move and passes")]
@@ -151,8 +151,8 @@ class StoneballState(State):
 
     def _place(self, field: Field) -> tuple[StoneballState, list[Event]]:
         pend = self.pending
-        self.require(pend is not None, "there is no piece to place now")
-        assert pend is not None
+        if pend is None:
+            raise IllegalAction("there is no piece to place now; move a piece (like d2d3)")
         self.require(
             field in pend.options,
             f"{name(field)} is not offered; choose one of " + ", ".join(name(f) for f in pend.options),
