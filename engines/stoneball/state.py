@@ -172,6 +172,10 @@ class StoneballState(State):
             text = f"goes to {name(field)}"
         events.append(Event("placed", f"{self.side(seat)}: the piece from {name(origin)} {text}",
                             {"from": name(origin), "to": name(field)}))
+        return self._relocate(seat, origin, field)
+
+    def _relocate(self, seat: int, origin: Field, field: Field) -> StoneballState:
+        """``seat``'s piece from ``origin`` (if it is on the board) now on ``field``."""
         own = tuple(sorted([f for f in self.pieces[seat] if f != origin] + [field]))
         return replace(self, pieces=self._sides(seat, own, self.pieces[1 - seat]))
 
@@ -181,7 +185,7 @@ class StoneballState(State):
         than one; it waits while the row is full), then the others move one gray field on,
         each waiting while the next field is taken."""
         st, me = self, self.mover
-        end_row = TOUCHDOWN_ROW[1 - me]
+        end_row = TOUCHDOWN_ROW[1 - me]  # the mover's own end: its last gray fields
         row = FIRST_ROW[me]
         for origin in [f for f in st.pieces[me] if is_gray(f) and f[0] == end_row]:
             free = tuple((row, c) for c in range(1, 6) if (row, c) not in st.owner)
@@ -193,8 +197,7 @@ class StoneballState(State):
                         key=lambda f: -f[0] * HOME_STEP[me]):
             ahead = (f[0] + HOME_STEP[me], f[1])
             if ahead not in st.owner:
-                own = tuple(sorted(ahead if g == f else g for g in st.pieces[me]))
-                st = replace(st, pieces=st._sides(me, own, st.pieces[1 - me]))
+                st = st._relocate(me, f, ahead)
                 events.append(Event("returning", f"{st.side(me)}: a returning piece moves "
                                     f"{name(f)}-{name(ahead)}", {"from": name(f), "to": name(ahead)}))
         return replace(st, mover=1 - me, turns=st.turns + 1), events
