@@ -1,0 +1,56 @@
+"""Stoneball: two Rock tribes carry a Ball into the other's Touchdown Zone (rules/stoneball.txt).
+
+Board, orientation, start position and X fields follow rules/RULINGS.md; the notation and the
+coordinates are in docs/games/stoneball.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import Action, Game, StateError, option
+from .notation import parse
+from .state import StoneballState
+
+__all__ = ["Stoneball", "StoneballState"]
+
+
+@dataclass(frozen=True)
+class Options:
+    max_turns: int | None = option(
+        None,
+        "End the game as a draw after this many turns of both players together; "
+        "null (the default) plays on until a Touchdown.",
+    )
+
+    def __post_init__(self):
+        if self.max_turns is not None and self.max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, not {self.max_turns}")
+
+
+class Stoneball(Game):
+    id = "stoneball"
+    title = "Stoneball"
+    rules_version = "stoneball.txt"
+    Options = Options
+    State = StoneballState
+    default_players = ("white", "black")
+    sample_setups = ((2, {}), (2, {"max_turns": 80}))
+
+    def new(self, players: Sequence[str] | None = None) -> StoneballState:
+        seats = self.check_players(players if players is not None else self.default_players)
+        return StoneballState(players=seats, max_turns=self.options.max_turns)
+
+    def parse(self, text: str) -> Action:
+        return parse(text)
+
+    def from_json(self, data: Any) -> StoneballState:
+        """A state from JSON, refused with a StateError if it breaks an invariant."""
+        state = super().from_json(data)
+        try:
+            state.check()
+        except AssertionError as exc:
+            raise StateError(f"not a Stoneball position: {exc}") from None
+        return state
