@@ -1,0 +1,309 @@
+"""The Pi side of a serial button panel: one thread per panel that survives unplugging.
+
+A panel (firmware/panel/) sends numbered key edges over USB serial using the protocol in
+device/panel_protocol.py (specified in docs/hardware/panel-protocol.md). The driver:
+
+- opens the panel by its stable name (``/dev/serial/by-id/...``), never by ``ttyACMn``, which
+  changes when panels are replugged in another order;
+- asks for a HELLO (SYNC) on every connect and accepts events only once it knows which panel and
+  which boot it talks to;
+- acknowledges events by sequence number and delivers each one exactly once and in order: the
+  panel resends what is unacknowledged, the driver drops duplicates and anything past a gap
+  (go-back-N), so nothing pressed while the cable was out is lost or doubled;
+- reconnects with exponential backoff after an unplug, and re-sends the LED states after a HELLO;
+- posts ``InputEvent``s to the referee's queue: key presses and releases, and ``kind="health"``
+  events (connected, lost, silent, errors) carrying a ``PanelHealth``.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import serial
+
+from . import panel_protocol as proto
+from .events import InputEvent
+
+BY_ID_DIR = "/dev/serial/by-id"
+BAUDRATE = 115200  # ignored by USB CDC, but some adapters want a number
+
+
+@dataclass(frozen=True)
+class PanelConfig:
+    """One panel of the table config: its stable device path and the seat it belongs to."""
+
+    path: str
+    seat: str | None = None
+
+
+@dataclass(frozen=True)
+class PanelHealth:
+    """What the referee needs to know about a panel; posted as the value of health events.
+
+    state:       "connecting", "connected", "lost", "silent" (open but nothing heard)
+    last_seen:   time.monotonic() of the last frame heard, or None
+    bad_frames:  frames the driver rejected (noise, half-written or corrupted frames)
+    lost_events: events the panel dropped before the Pi could acknowledge them
+    rebooted:    the latest HELLO came from a new boot of the same panel
+    panel_rx_errors, panel_dropped: the panel's own counters from its heartbeat
+    """
+
+    path: str
+    state: str = "connecting"
+    panel_id: str | None = None
+    firmware: str | None = None
+    boot: int | None = None
+    rebooted: bool = False
+    last_seen: float | None = None
+    connects: int = 0
+    bad_frames: int = 0
+    last_error: str | None = None
+    lost_events: int = 0
+    panel_rx_errors: int = 0
+    panel_dropped: int = 0
+    reason: str | None = None
+
+
+class PanelDriver:
+    """Keeps one panel connected and turns its frames into InputEvents on ``events``.
+
+    ``open_port`` is injectable so tests and benchmarks can count opens; by default it is
+    pyserial. All timing knobs are in seconds.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        events: queue.Queue,
+        seat: str | None = None,
+        *,
+        backoff: tuple[float, float] = (0.05, 2.0),
+        resync_after: float = 0.5,
+        silent_after: float = 3.5,
+        error_interval: float = 1.0,
+        poll: float = 0.05,
+        open_port: Callable[[str], serial.Serial] | None = None,
+    ):
+        self.path = path
+        self.events = events
+        self.seat = seat
+        self.backoff = backoff
+        self.resync_after = resync_after
+        self.silent_after = silent_after
+        self.error_interval = error_interval
+        self.poll = poll
+        self._open_port = open_port or self._open_serial
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._port: serial.Serial | None = None
+        self._write_lock = threading.Lock()
+        self._leds: dict[int, tuple[int, int]] = {}  # what the Pi wants lit, re-sent after HELLO
+        self._health = PanelHealth(path=path)
+        self._incarnation: tuple[str, int] | None = None  # (panel id, boot) of the seq numbers
+        self._expected = 1  # next sequence number to deliver
+        self._bad_frames_before = 0  # decoder errors of earlier connections
+
+    # --- the referee's side -------------------------------------------------------------------
+
+    @property
+    def health(self) -> PanelHealth:
+        return self._health
+
+    @property
+    def source(self) -> str:
+        """``panel:<id>`` once the panel said its id, before that ``panel:<device name>``."""
+        return "panel:" + (self._health.panel_id or os.path.basename(self.path))
+
+    def start(self) -> PanelDriver:
+        self._thread = threading.Thread(target=self._run, name=f"panel {self.path}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout)
+
+    def set_led(self, role: str, mode: str = "on", period_ms: int = 500) -> None:
+        """Light an LED ("turn", "status"): mode "on", "off" or "blink" (period in ms).
+
+        The wish is kept and sent again after every HELLO, so a replugged or rebooted panel
+        shows the right turn indicator without the referee doing anything.
+        """
+        if role not in proto.LEDS:
+            raise ValueError(f"unknown panel LED {role!r}; the LEDs are: {', '.join(proto.LEDS)}")
+        if mode not in proto.LED_MODES:
+            raise ValueError(f"unknown LED mode {mode!r}; the modes are: {', '.join(proto.LED_MODES)}")
+        if not 0 <= period_ms <= 0xFFFF:
+            raise ValueError(f"LED blink period {period_ms} ms is outside 0..65535")
+        code = proto.LEDS.index(role)
+        self._leds[code] = (proto.LED_MODES.index(mode), period_ms)
+        self._send_led(code)
+
+    # --- the thread ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _open_serial(path: str) -> serial.Serial:
+        return serial.Serial(path, BAUDRATE, timeout=0, write_timeout=1.0, exclusive=True)
+
+    def _post(self, kind: str, key: str = "", value=None) -> None:
+        self.events.put(InputEvent(source=self.source, kind=kind, key=key, seat=self.seat, value=value))
+
+    def _report(self, why: str, **changes) -> None:
+        """Update the health and post it; ``why`` ("connected", "lost", "silent", "errors") is
+        the event's key, the snapshot's ``state`` stays the state of the connection."""
+        self._health = replace(self._health, **changes)
+        self._post("health", why, self._health)
+
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        while not self._stop.is_set():
+            try:
+                port = self._open_port(self.path)
+            except (OSError, serial.SerialException) as exc:
+                if self._health.state != "lost":
+                    self._report("lost", state="lost", reason=f"cannot open {self.path}: {exc}")
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            try:
+                with self._write_lock:
+                    self._port = port
+                if self._session(port):
+                    delay = self.backoff[0]
+            except (OSError, serial.SerialException) as exc:
+                self._report("lost", state="lost", reason=f"connection lost: {exc}")
+                delay = self.backoff[0]
+            finally:
+                with self._write_lock:
+                    self._port = None
+                port.close()
+            if not self._stop.is_set():
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff[1])
+
+    def _write(self, frame: bytes) -> None:
+        with self._write_lock:
+            if self._port is not None:
+                self._port.write(frame)
+
+    def _send_led(self, code: int) -> None:
+        mode, period = self._leds[code]
+        try:
+            self._write(proto.encode(proto.LED, led=code, mode=mode, period_ms=period))
+        except (OSError, serial.SerialException):
+            pass  # the reader thread notices the lost port; the LED is re-sent after the HELLO
+
+    def _session(self, port: serial.Serial) -> bool:
+        """Talk to an open port until it fails (raises) or the driver stops; True if synced."""
+        decoder = proto.Decoder()
+        synced = False
+        self._write(b"\x00" + proto.encode(proto.SYNC))
+        now = time.monotonic()
+        sync_sent = last_heard = now
+        errors_posted_at = now - self.error_interval
+        errors_seen = self._error_count(decoder)
+        silent = False
+        while not self._stop.is_set():
+            data = self._read(port)
+            now = time.monotonic()
+            if data:
+                last_heard = now
+                ack = False
+                for msg in decoder.feed(data):
+                    if msg.kind == proto.HELLO:
+                        self._hello(msg, now)
+                        synced, silent, ack = True, False, True
+                    elif not synced:
+                        continue  # nothing counts before the HELLO says who is talking
+                    elif msg.kind == proto.EVENT:
+                        self._event(msg)
+                        ack = True
+                    elif msg.kind == proto.HEARTBEAT:
+                        self._heartbeat(msg)
+                    else:
+                        decoder.errors += 1
+                        decoder.last_error = f"a {proto.NAMES[msg.kind]} came from the panel (a loop?)"
+                if ack:
+                    self._write(proto.encode(proto.ACK, seq=self._expected - 1))
+                self._health = replace(self._health, last_seen=now)
+                if silent:
+                    silent = False
+                    self._report("connected", state="connected", reason=None)
+            if not synced and now - sync_sent >= self.resync_after:
+                self._write(proto.encode(proto.SYNC))
+                sync_sent = now
+            if synced and not silent and now - last_heard >= self.silent_after:
+                silent = True
+                self._report("silent", state="silent", reason=f"nothing heard for {self.silent_after:g} s")
+                self._write(proto.encode(proto.SYNC))
+            count = self._error_count(decoder)
+            if count != errors_seen and now - errors_posted_at >= self.error_interval:
+                errors_seen, errors_posted_at = count, now
+                self._report("errors", bad_frames=self._bad_frames_before + decoder.errors,
+                             last_error=decoder.last_error)
+        self._bad_frames_before += decoder.errors
+        return synced
+
+    def _error_count(self, decoder: proto.Decoder) -> int:
+        h = self._health
+        return decoder.errors + h.lost_events + h.panel_rx_errors + h.panel_dropped
+
+    def _read(self, port: serial.Serial) -> bytes:
+        port.timeout = self.poll
+        first = port.read(1)
+        if not first:
+            return b""
+        waiting = port.in_waiting
+        return first + port.read(waiting) if waiting else first
+
+    def _hello(self, msg: proto.Message, now: float) -> None:
+        incarnation = (msg.panel_id, msg.boot)
+        rebooted = False
+        if incarnation != self._incarnation:
+            rebooted = self._incarnation is not None and self._incarnation[0] == msg.panel_id
+            self._incarnation = incarnation
+            self._expected = 1
+        self._skip_lost(msg.oldest_seq)
+        self._report(
+            "connected", state="connected", panel_id=msg.panel_id, boot=msg.boot, rebooted=rebooted,
+            firmware=f"{msg.fw_major}.{msg.fw_minor}.{msg.fw_patch}", last_seen=now,
+            connects=self._health.connects + 1, reason=None)
+        for code in self._leds:
+            self._send_led(code)
+
+    def _skip_lost(self, oldest_seq: int) -> None:
+        """The panel no longer holds events before ``oldest_seq``: those not delivered are lost."""
+        if self._expected < oldest_seq:
+            self._health = replace(self._health, lost_events=self._health.lost_events + oldest_seq - self._expected)
+            self._expected = oldest_seq
+
+    def _event(self, msg: proto.Message) -> None:
+        if msg.seq != self._expected:
+            return  # a duplicate (already delivered) or past a gap (the panel resends in order)
+        self._expected += 1
+        self._post("press" if msg.pressed else "release", proto.KEYS[msg.key],
+                   {"seq": msg.seq, "ms": msg.ms})
+
+    def _heartbeat(self, msg: proto.Message) -> None:
+        self._skip_lost(msg.oldest_seq)
+        self._health = replace(self._health, panel_rx_errors=msg.rx_errors, panel_dropped=msg.dropped)
+
+
+def start_panels(panels: list[PanelConfig], events: queue.Queue, **options) -> list[PanelDriver]:
+    """A started driver for each configured panel, all posting to one queue."""
+    return [PanelDriver(p.path, events, p.seat, **options).start() for p in panels]
+
+
+def find_panels(by_id_dir: str = BY_ID_DIR) -> list[str]:
+    """The stable names of the MicroPython boards plugged in now, for writing a table config."""
+    folder = Path(by_id_dir)
+    if not folder.is_dir():
+        return []
+    return sorted(str(p) for p in folder.iterdir() if "MicroPython" in p.name)
