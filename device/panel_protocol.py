@@ -80,19 +80,14 @@ def cobs_encode(data):
     code_at = 0
     code = 1
     for byte in data:
-        if byte == 0:
+        if code == 0xFF or byte == 0:  # close the block: full (254 bytes) or ended by a zero
             out[code_at] = code
             code_at = len(out)
             out.append(0)
             code = 1
-        else:
+        if byte != 0:
             out.append(byte)
             code += 1
-            if code == 0xFF:
-                out[code_at] = code
-                code_at = len(out)
-                out.append(0)
-                code = 1
     out[code_at] = code
     return bytes(out)
 
