@@ -206,7 +206,7 @@ class PanelDriver:
         synced = False
         self._write(b"\x00" + proto.encode(proto.SYNC))
         now = time.monotonic()
-        sync_sent = last_heard = now
+        opened = sync_sent = last_heard = now
         errors_posted_at = now - self.error_interval
         errors_seen = self._error_count(decoder)
         silent = False
@@ -233,15 +233,17 @@ class PanelDriver:
                 if ack:
                     self._write(proto.encode(proto.ACK, seq=self._expected - 1))
                 self._health = replace(self._health, last_seen=now)
-                if silent:
+                if silent and synced:
                     silent = False
                     self._report("connected", state="connected", reason=None)
             if not synced and now - sync_sent >= self.resync_after:
                 self._write(proto.encode(proto.SYNC))
                 sync_sent = now
-            if synced and not silent and now - last_heard >= self.silent_after:
+            if not silent and now - (last_heard if synced else opened) >= self.silent_after:
                 silent = True
-                self._report("silent", state="silent", reason=f"nothing heard for {self.silent_after:g} s")
+                why = (f"nothing heard for {self.silent_after:g} s" if synced else
+                       f"port open but no HELLO for {self.silent_after:g} s: is the panel firmware running?")
+                self._report("silent", state="silent", reason=why)
                 self._write(proto.encode(proto.SYNC))
             count = self._error_count(decoder)
             if count != errors_seen and now - errors_posted_at >= self.error_interval:

@@ -12,11 +12,6 @@ import micropython
 import config
 import panel_logic
 
-# The protocol is binary: a 0x03 byte from the Pi must not raise KeyboardInterrupt (Ctrl-C).
-# To get a REPL back, use `mpremote` (its raw-REPL entry still works) or reflash; see
-# docs/hardware/panel.md.
-micropython.kbd_intr(-1)
-
 
 def panel_name():
     if config.PANEL_ID:
@@ -51,14 +46,31 @@ def idle():
     time.sleep_ms(1)
 
 
-panel = panel_logic.Panel(
-    keypad=panel_logic.Keypad(panel_logic.key_readers(config.KEY_PINS, make_reader), config.DEBOUNCE_MS),
-    leds=panel_logic.Leds(panel_logic.led_writers(config.LED_PINS, make_writer)),
-    write=_stdout.write,
-    panel_id=panel_name(),
-    boot=panel_logic.bump_boot_counter(config.BOOT_COUNT_FILE),
-    heartbeat_ms=config.HEARTBEAT_MS,
-    resend_ms=config.RESEND_MS,
-    held_events=config.HELD_EVENTS,
-)
-panel_logic.run(panel, panel_logic.Uptime(time.ticks_ms, time.ticks_diff), read, idle)
+def maintenance_requested():
+    """BACK held while the panel powers up: stay at the REPL so mpremote can update the files
+    (once the protocol runs, Ctrl-C is off and mpremote cannot interrupt it)."""
+    back = machine.Pin(config.KEY_PINS["back"], machine.Pin.IN, machine.Pin.PULL_UP)
+    return back.value() == 0
+
+
+def main():
+    # The protocol is binary: a 0x03 byte from the Pi must not raise KeyboardInterrupt.
+    micropython.kbd_intr(-1)
+    panel = panel_logic.Panel(
+        keypad=panel_logic.Keypad(panel_logic.key_readers(config.KEY_PINS, make_reader),
+                                  config.DEBOUNCE_MS),
+        leds=panel_logic.Leds(panel_logic.led_writers(config.LED_PINS, make_writer)),
+        write=_stdout.write,
+        panel_id=panel_name(),
+        boot=panel_logic.bump_boot_counter(config.BOOT_COUNT_FILE),
+        heartbeat_ms=config.HEARTBEAT_MS,
+        resend_ms=config.RESEND_MS,
+        held_events=config.HELD_EVENTS,
+    )
+    panel_logic.run(panel, panel_logic.Uptime(time.ticks_ms, time.ticks_diff), read, idle)
+
+
+if maintenance_requested():
+    print("panel: BACK held at power-up, staying at the REPL for maintenance")
+else:
+    main()

@@ -213,6 +213,26 @@ def test_a_hung_panel_is_reported_silent_then_connected_again(panel, events, dri
     assert health(events, "connected").value.state == "connected"
 
 
+def test_a_port_that_never_says_hello_is_reported_silent(tmp_path, events):
+    master, slave = os.openpty()  # something answers to the name, but not our firmware
+    link = tmp_path / DEVICE_NAME
+    link.symlink_to(os.ttyname(slave))
+    drv = PanelDriver(str(link), events, silent_after=0.2).start()
+    try:
+        report = health(events, "silent")
+        assert "no HELLO" in report.value.reason and report.value.panel_id is None
+        os.write(master, b"MicroPython v1.24 on 2024-11-29; Raspberry Pi Pico\r\n>>> \x00")
+        seen = [events.get(timeout=TIMEOUT)]
+        while seen[-1].key != "errors":
+            seen.append(events.get(timeout=TIMEOUT))
+        assert seen[-1].value.bad_frames == 1 and seen[-1].value.panel_id is None
+        assert all(e.kind == "health" for e in seen)
+    finally:
+        drv.stop()
+        os.close(master)
+        os.close(slave)
+
+
 def test_several_panels_share_one_queue_each_with_its_seat(tmp_path, events):
     north = FakePanel(tmp_path / "a", panel_id="north").plug()
     south = FakePanel(tmp_path / "b", panel_id="south").plug()
