@@ -32,7 +32,7 @@ from device.panel import PanelDriver  # noqa: E402
 
 
 def event_frames(first: int, n: int) -> list[bytes]:
-    return [proto.encode(proto.EVENT, seq=s, ms=s, key=s % len(proto.KEYS), pressed=s % 2)
+    return [proto.encode(proto.EVENT, seq=s, ms=s, key=s % len(proto.KEYS), edge=s % 2)
             for s in range(first, first + n)]
 
 

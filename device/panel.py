@@ -10,8 +10,10 @@ device/panel_protocol.py (specified in docs/hardware/panel-protocol.md). The dri
 - acknowledges events by sequence number and delivers each one exactly once and in order: the
   panel resends what is unacknowledged, the driver drops duplicates and anything past a gap
   (go-back-N), so nothing pressed while the cable was out is lost or doubled;
-- reconnects with exponential backoff after an unplug, and re-sends the LED states after a HELLO;
-- posts ``InputEvent``s to the referee's queue: key presses and releases, and ``kind="health"``
+- reconnects with exponential backoff after an unplug, and re-sends the hold/repeat timing and
+  the LED states after every HELLO;
+- posts ``InputEvent``s to the referee's queue: key press, hold, repeat and release (holds are
+  timed on the panel, like gpiozero's for GPIO buttons), and ``kind="health"``
   events (connected, lost, silent, errors) carrying a ``PanelHealth``.
 """
 
@@ -83,6 +85,8 @@ class PanelDriver:
         events: queue.Queue,
         seat: str | None = None,
         *,
+        hold_time: float = 0.8,
+        repeat_interval: float = 0.25,
         backoff: tuple[float, float] = (0.05, 2.0),
         resync_after: float = 0.5,
         silent_after: float = 3.5,
@@ -93,6 +97,11 @@ class PanelDriver:
         self.path = path
         self.events = events
         self.seat = seat
+        for name, value in (("hold_time", hold_time), ("repeat_interval", repeat_interval)):
+            if not 0 <= value <= 65.535:
+                raise ValueError(f"panel {name} {value} s is outside 0..65.535 s (0 switches it off)")
+        self._timing = proto.encode(proto.TIMING, hold_ms=round(hold_time * 1000),
+                                    repeat_ms=round(repeat_interval * 1000))
         self.backoff = backoff
         self.resync_after = resync_after
         self.silent_after = silent_after
@@ -277,6 +286,7 @@ class PanelDriver:
             "connected", state="connected", panel_id=msg.panel_id, boot=msg.boot, rebooted=rebooted,
             firmware=f"{msg.fw_major}.{msg.fw_minor}.{msg.fw_patch}", last_seen=now,
             connects=self._health.connects + 1, reason=None)
+        self._write(self._timing)
         for code in self._leds:
             self._send_led(code)
 
@@ -290,8 +300,7 @@ class PanelDriver:
         if msg.seq != self._expected:
             return  # a duplicate (already delivered) or past a gap (the panel resends in order)
         self._expected += 1
-        self._post("press" if msg.pressed else "release", proto.KEYS[msg.key],
-                   {"seq": msg.seq, "ms": msg.ms})
+        self._post(proto.EDGES[msg.edge], proto.KEYS[msg.key], {"seq": msg.seq, "ms": msg.ms})
 
     def _heartbeat(self, msg: proto.Message) -> None:
         self._skip_lost(msg.oldest_seq)
@@ -301,6 +310,17 @@ class PanelDriver:
 def start_panels(panels: list[PanelConfig], events: queue.Queue, **options) -> list[PanelDriver]:
     """A started driver for each configured panel, all posting to one queue."""
     return [PanelDriver(p.path, events, p.seat, **options).start() for p in panels]
+
+
+def by_id_path(serial_number: str, by_id_dir: str = BY_ID_DIR) -> str:
+    """The stable device path of the panel with this USB serial number (as ``mpremote connect
+    list`` shows it). If no such device is plugged in now, the name udev will give a Pico
+    running MicroPython, so the driver can wait for it."""
+    wanted = serial_number.lower()
+    for path in find_panels(by_id_dir):
+        if wanted in os.path.basename(path).lower():
+            return path
+    return str(Path(by_id_dir) / f"usb-MicroPython_Board_in_FS_mode_{serial_number}-if00")
 
 
 def find_panels(by_id_dir: str = BY_ID_DIR) -> list[str]:

@@ -22,6 +22,7 @@ HEARTBEAT = 0x03  # the panel is alive; carries its counters
 ACK = 0x81  # the Pi has every event up to and including this sequence number
 LED = 0x82  # set an LED (the turn indicator, the status LED) off, on or blinking
 SYNC = 0x83  # the Pi asks for a HELLO followed by every event not yet acknowledged
+TIMING = 0x84  # the Pi sets when a held key starts sending HOLD and then REPEAT events
 
 # The key codes carried by EVENT: the index in this tuple. Fixed by the protocol version.
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "up", "down", "left", "right", "ok", "back")
@@ -31,6 +32,12 @@ LED_OFF = 0
 LED_ON = 1
 LED_BLINK = 2
 LED_MODES = ("off", "on", "blink")
+# The edge codes carried by EVENT; the names are the InputEvent kinds the Pi posts.
+RELEASE = 0
+PRESS = 1
+HOLD = 2  # held for hold_ms since the press
+REPEAT = 3  # still held, every repeat_ms after the HOLD
+EDGES = ("release", "press", "hold", "repeat")
 
 MAX_ID_LEN = 32
 MAX_PAYLOAD = 2 + 15 + MAX_ID_LEN
@@ -40,13 +47,15 @@ MAX_ENCODED = MAX_PAYLOAD + 2 + 2
 # type -> (struct format of the fixed fields, their names, name of a trailing UTF-8 text or None)
 LAYOUTS = {
     HELLO: (">BBBIII", ("fw_major", "fw_minor", "fw_patch", "boot", "next_seq", "oldest_seq"), "panel_id"),
-    EVENT: (">IIBB", ("seq", "ms", "key", "pressed"), None),
+    EVENT: (">IIBB", ("seq", "ms", "key", "edge"), None),
     HEARTBEAT: (">IIIHH", ("ms", "next_seq", "oldest_seq", "rx_errors", "dropped"), None),
     ACK: (">I", ("seq",), None),
     LED: (">BBH", ("led", "mode", "period_ms"), None),
     SYNC: ("", (), None),
+    TIMING: (">HH", ("hold_ms", "repeat_ms"), None),
 }
-NAMES = {HELLO: "HELLO", EVENT: "EVENT", HEARTBEAT: "HEARTBEAT", ACK: "ACK", LED: "LED", SYNC: "SYNC"}
+NAMES = {HELLO: "HELLO", EVENT: "EVENT", HEARTBEAT: "HEARTBEAT", ACK: "ACK", LED: "LED", SYNC: "SYNC",
+         TIMING: "TIMING"}
 
 
 class ProtocolError(ValueError):
@@ -158,8 +167,8 @@ def _check_ranges(msg):
     if kind == EVENT:
         if msg.key >= len(KEYS):
             raise ProtocolError(f"EVENT with unknown key code {msg.key}")
-        if msg.pressed > 1:
-            raise ProtocolError(f"EVENT with edge {msg.pressed} (only 0 or 1)")
+        if msg.edge >= len(EDGES):
+            raise ProtocolError(f"EVENT with unknown edge {msg.edge}")
     elif kind == LED:
         if msg.led >= len(LEDS):
             raise ProtocolError(f"LED with unknown LED code {msg.led}")

@@ -34,6 +34,8 @@ LED_PINS = {
 }
 
 DEBOUNCE_MS = 10  # a level must hold this long before it counts as a press or release
+HOLD_MS = 800  # a key held this long sends HOLD (a held BACK is "undo"); the Pi may change it
+REPEAT_MS = 250  # then REPEAT at this interval while it stays down (arrows scroll)
 HEARTBEAT_MS = 1000  # how often the panel says it is alive
 RESEND_MS = 250  # how long an unacknowledged event waits before it is sent again
 HELD_EVENTS = 64  # unacknowledged events kept for resending; older ones are dropped and counted

@@ -58,7 +58,7 @@ def main():
     micropython.kbd_intr(-1)
     panel = panel_logic.Panel(
         keypad=panel_logic.Keypad(panel_logic.key_readers(config.KEY_PINS, make_reader),
-                                  config.DEBOUNCE_MS),
+                                  config.DEBOUNCE_MS, config.HOLD_MS, config.REPEAT_MS),
         leds=panel_logic.Leds(panel_logic.led_writers(config.LED_PINS, make_writer)),
         write=_stdout.write,
         panel_id=panel_name(),

@@ -41,7 +41,7 @@ class Debouncer:
         self._since = 0  # when the raw reading last changed
 
     def update(self, raw, now):
-        """The time the edge began if the debounced level changes now, else None."""
+        """The time the new level settled if the debounced level changes now, else None."""
         if raw != self._raw:
             self._raw = raw
             self._since = now
@@ -53,19 +53,38 @@ class Debouncer:
 
 class Keypad:
     """Scans every key once per call; ``readers`` is a list of (key code, read) with read()
-    returning True while the button is held down."""
+    returning True while the button is held down.
 
-    def __init__(self, readers, debounce_ms):
-        self._keys = [(code, read, Debouncer(debounce_ms)) for code, read in readers]
+    A key held for ``hold_ms`` gives a HOLD, then a REPEAT every ``repeat_ms`` while it stays
+    down (0 switches either off), timed on the panel's clock so that the Pi sees the same holds
+    whether it was listening at the time or gets the events after a reconnect.
+    """
+
+    def __init__(self, readers, debounce_ms, hold_ms=0, repeat_ms=0):
+        self.hold_ms = hold_ms
+        self.repeat_ms = repeat_ms
+        # [code, read, debouncer, when the next HOLD/REPEAT is due or None, held yet]
+        self._keys = [[code, read, Debouncer(debounce_ms), None, False] for code, read in readers]
 
     def scan(self, now):
-        """The debounced edges found now: a list of (key code, pressed, time the edge began)."""
-        edges = []
-        for code, read, debouncer in self._keys:
-            began = debouncer.update(bool(read()), now)
-            if began is not None:
-                edges.append((code, debouncer.pressed, began))
-        return edges
+        """The events found now: a list of (key code, edge code, time in ms it happened)."""
+        events = []
+        for key in self._keys:
+            code, read, debouncer, due, held = key
+            settled = debouncer.update(bool(read()), now)
+            if settled is not None:
+                if debouncer.pressed:
+                    events.append((code, proto.PRESS, settled))
+                    key[3] = settled + self.hold_ms if self.hold_ms else None
+                    key[4] = False
+                else:
+                    events.append((code, proto.RELEASE, settled))
+                    key[3] = None
+            elif due is not None and now >= due:
+                events.append((code, proto.REPEAT if held else proto.HOLD, due))
+                key[3] = due + self.repeat_ms if self.repeat_ms else None
+                key[4] = True
+        return events
 
 
 class Outbox:
@@ -173,13 +192,16 @@ class Panel:
             elif msg.kind == proto.SYNC:
                 self.hello()
                 self.resend()
+            elif msg.kind == proto.TIMING:
+                self.keypad.hold_ms = msg.hold_ms
+                self.keypad.repeat_ms = msg.repeat_ms
 
     def step(self, now):
         """One pass of the main loop at uptime ``now`` (ms)."""
         self.now = now
-        for code, pressed, began in self.keypad.scan(now):
+        for code, edge, t in self.keypad.scan(now):
             self.write(self.outbox.add(lambda seq: proto.encode(
-                proto.EVENT, seq=seq, ms=began & 0xFFFFFFFF, key=code, pressed=int(pressed))))
+                proto.EVENT, seq=seq, ms=t & 0xFFFFFFFF, key=code, edge=edge)))
             self._sent_at = now
         if self.outbox.held and now - self._sent_at >= self.resend_ms:
             self.resend()

@@ -10,7 +10,7 @@ import queue
 import pytest
 
 from device import panel_protocol as proto
-from device.panel import PanelConfig, PanelDriver, find_panels, start_panels
+from device.panel import PanelConfig, PanelDriver, by_id_path, find_panels, start_panels
 from tests.device.fake_panel import DEVICE_NAME, FakePanel
 
 TIMEOUT = 5.0
@@ -80,6 +80,29 @@ def test_number_keys_and_the_direction_pad_all_arrive_in_order(panel, events, dr
     expected = tap_all(panel, roles)
     got, _ = take(events, len(expected))
     assert keys(got) == expected
+
+
+def test_holding_back_gives_hold_then_repeats_timed_as_the_referee_asked(panel, events):
+    drv = PanelDriver(str(panel.link), events, seat="north", hold_time=0.06, repeat_interval=0.03,
+                      backoff=(0.01, 0.05)).start()
+    try:
+        health(events, "connected")
+        assert panel.wait_until(lambda: panel.panel.keypad.hold_ms == 60)  # TIMING after HELLO
+        panel.buttons.down["back"] = True
+        got, _ = take(events, 3, kinds=("press", "hold", "repeat"))
+        panel.buttons.down["back"] = False
+        rest, _ = take(events, 1, kinds=("release",))
+        assert keys(got) == [("press", "back"), ("hold", "back"), ("repeat", "back")]
+        ms = [e.value["ms"] for e in got]
+        assert (ms[1] - ms[0], ms[2] - ms[1]) == (60, 30)
+        assert rest[0].value["seq"] > got[-1].value["seq"]
+    finally:
+        drv.stop()
+
+
+def test_a_hold_time_out_of_range_is_refused_by_name(events):
+    with pytest.raises(ValueError, match="hold_time 70 s is outside"):
+        PanelDriver("/dev/null", events, hold_time=70)
 
 
 def test_acknowledged_events_leave_the_panel(panel, events, driver):
@@ -255,3 +278,10 @@ def test_find_panels_lists_micropython_boards_by_their_stable_names(tmp_path):
     (tmp_path / "usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0").symlink_to(os.devnull)
     assert find_panels(str(tmp_path)) == [str(tmp_path / DEVICE_NAME)]
     assert find_panels(str(tmp_path / "absent")) == []
+
+
+def test_a_panel_configured_by_serial_number_gets_its_stable_path(tmp_path):
+    (tmp_path / DEVICE_NAME).symlink_to(os.devnull)
+    assert by_id_path("E6614104038B4C2F", str(tmp_path)) == str(tmp_path / DEVICE_NAME)
+    absent = by_id_path("0123456789abcdef", str(tmp_path))  # not plugged in yet: the name to wait for
+    assert absent == str(tmp_path / "usb-MicroPython_Board_in_FS_mode_0123456789abcdef-if00")

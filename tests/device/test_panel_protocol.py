@@ -20,8 +20,8 @@ u32 = st.integers(0, 0xFFFFFFFF)
 u16 = st.integers(0, 0xFFFF)
 
 MESSAGES = st.one_of(
-    st.builds(lambda *a: proto.Message(proto.EVENT, seq=a[0], ms=a[1], key=a[2], pressed=a[3]),
-              u32, u32, st.integers(0, len(proto.KEYS) - 1), st.integers(0, 1)),
+    st.builds(lambda *a: proto.Message(proto.EVENT, seq=a[0], ms=a[1], key=a[2], edge=a[3]),
+              u32, u32, st.integers(0, len(proto.KEYS) - 1), st.integers(0, len(proto.EDGES) - 1)),
     st.builds(lambda *a: proto.Message(proto.HELLO, fw_major=a[0], fw_minor=a[1], fw_patch=a[2],
                                        boot=a[3], next_seq=a[4], oldest_seq=a[5], panel_id=a[6]),
               st.integers(0, 255), st.integers(0, 255), st.integers(0, 255), u32, u32, u32,
@@ -32,6 +32,7 @@ MESSAGES = st.one_of(
     st.builds(lambda *a: proto.Message(proto.LED, led=a[0], mode=a[1], period_ms=a[2]),
               st.integers(0, len(proto.LEDS) - 1), st.integers(0, len(proto.LED_MODES) - 1), u16),
     st.just(proto.Message(proto.SYNC)),
+    st.builds(lambda h, r: proto.Message(proto.TIMING, hold_ms=h, repeat_ms=r), u16, u16),
 )
 
 
@@ -140,7 +141,7 @@ def test_the_decoder_resynchronises_after_garbage(msgs, garbage):
 
 def test_an_overlong_run_without_delimiter_is_dropped_and_counted():
     decoder = proto.Decoder()
-    event = proto.Message(proto.EVENT, seq=1, ms=0, key=14, pressed=1)
+    event = proto.Message(proto.EVENT, seq=1, ms=0, key=14, edge=1)
     assert decoder.feed(b"\x05" * 1000) == []
     assert decoder.errors == 1 and "longer than any message" in decoder.last_error
     assert decoder.feed(b"\x05" * 10 + b"\x00" + frame(event)) == [event]
@@ -151,7 +152,7 @@ def test_an_overlong_run_without_delimiter_is_dropped_and_counted():
     (bytes((1, 0x7E)), "unknown message type 0x7e"),
     (bytes((1, proto.EVENT)) + bytes(9), "EVENT of 9 bytes, expected 10"),
     (bytes((1, proto.EVENT)) + bytes(8) + bytes((16, 1)), "unknown key code 16"),
-    (bytes((1, proto.EVENT)) + bytes(8) + bytes((0, 2)), "edge 2"),
+    (bytes((1, proto.EVENT)) + bytes(8) + bytes((0, 4)), "unknown edge 4"),
     (bytes((1, proto.LED, 7, 1, 0, 0)), "unknown LED code 7"),
     (bytes((1,)), "too short"),
 ])
@@ -164,7 +165,7 @@ def test_a_bad_frame_is_rejected_with_a_reason(payload, why):
 
 
 def test_a_flipped_bit_is_caught_by_the_crc():
-    wire = bytearray(frame(proto.Message(proto.EVENT, seq=7, ms=100, key=3, pressed=1)))
+    wire = bytearray(frame(proto.Message(proto.EVENT, seq=7, ms=100, key=3, edge=1)))
     wire[10] ^= 0x10  # inside the timestamp, not a COBS code byte
     decoder = proto.Decoder()
     assert decoder.feed(bytes(wire)) == [] and "CRC mismatch" in decoder.last_error

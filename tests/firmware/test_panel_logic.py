@@ -21,7 +21,8 @@ TURN = proto.LEDS.index("turn")
 class Rig:
     """A Panel wired to fake pins and a fake clock; ``sent`` decodes what it wrote."""
 
-    def __init__(self, debounce_ms=10, resend_ms=250, heartbeat_ms=1000, held_events=64, boot=1):
+    def __init__(self, debounce_ms=10, resend_ms=250, heartbeat_ms=1000, held_events=64, boot=1,
+                 hold_ms=0, repeat_ms=0):
         self.down = dict.fromkeys(proto.KEYS, False)
         self.lit = {}
         self.wire = b""
@@ -29,7 +30,7 @@ class Rig:
         writers = panel_logic.led_writers({r: r for r in proto.LEDS},
                                           lambda r: lambda on: self.lit.__setitem__(r, on))
         self.panel = panel_logic.Panel(
-            panel_logic.Keypad(readers, debounce_ms), panel_logic.Leds(writers), self._write,
+            panel_logic.Keypad(readers, debounce_ms, hold_ms, repeat_ms), panel_logic.Leds(writers), self._write,
             "test", boot, heartbeat_ms=heartbeat_ms, resend_ms=resend_ms, held_events=held_events)
         self.now = 0
 
@@ -48,7 +49,7 @@ class Rig:
             self.panel.step(self.now)
 
     def events(self):
-        return [(m.seq, proto.KEYS[m.key], m.pressed, m.ms) for m in self.sent() if m.kind == proto.EVENT]
+        return [(m.seq, proto.KEYS[m.key], m.edge, m.ms) for m in self.sent() if m.kind == proto.EVENT]
 
     def send(self, kind, **fields):
         self.panel.receive(proto.encode(kind, **fields))
@@ -90,6 +91,35 @@ def test_keys_pressed_together_each_get_their_own_event():
     got = rig.events()
     assert sorted(k for _, k, _, _ in got) == ["left", "ok"]
     assert [s for s, *_ in got] == [1, 2]
+
+
+def test_a_key_held_down_sends_hold_then_repeats_until_released():
+    rig = Rig(debounce_ms=5, hold_ms=800, repeat_ms=250, resend_ms=10**6)
+    rig.run_to(10)
+    rig.down["back"] = True  # a held BACK is the referee's "undo"
+    rig.run_to(1400)
+    rig.down["back"] = False
+    rig.run_to(2000)
+    H, R = proto.HOLD, proto.REPEAT
+    assert rig.events() == [(1, "back", proto.PRESS, 11), (2, "back", H, 811), (3, "back", R, 1061),
+                            (4, "back", R, 1311), (5, "back", proto.RELEASE, 1401)]
+
+
+def test_a_short_press_sends_no_hold():
+    rig = Rig(debounce_ms=5, hold_ms=800, repeat_ms=250, resend_ms=10**6)
+    rig.down["up"] = True
+    rig.run_to(700)
+    rig.down["up"] = False
+    rig.run_to(2000)
+    assert [e[2] for e in rig.events()] == [proto.PRESS, proto.RELEASE]
+
+
+def test_the_pi_sets_when_a_hold_begins_and_can_switch_repeats_off():
+    rig = Rig(debounce_ms=5, resend_ms=10**6)  # no holds until the Pi says
+    rig.send(proto.TIMING, hold_ms=300, repeat_ms=0)
+    rig.down["ok"] = True
+    rig.run_to(2000)
+    assert [(e[2], e[3]) for e in rig.events()] == [(proto.PRESS, 1), (proto.HOLD, 301)]
 
 
 def test_an_unacknowledged_event_is_sent_again_and_an_acknowledged_one_is_not():
