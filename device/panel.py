@@ -23,7 +23,6 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -75,8 +74,10 @@ class PanelHealth:
 class PanelDriver:
     """Keeps one panel connected and turns its frames into InputEvents on ``events``.
 
-    ``open_port`` is injectable so tests and benchmarks can count opens; by default it is
-    pyserial. All timing knobs are in seconds.
+    All timing knobs are in seconds: ``backoff`` the first and the longest wait between attempts
+    to open the port, ``resync_after`` how often to repeat an unanswered SYNC, ``silent_after``
+    how long a quiet line takes to be reported, ``error_interval`` the least time between two
+    error reports, ``poll`` the longest a read blocks (how soon ``stop`` takes effect).
     """
 
     def __init__(
@@ -92,7 +93,6 @@ class PanelDriver:
         silent_after: float = 3.5,
         error_interval: float = 1.0,
         poll: float = 0.05,
-        open_port: Callable[[str], serial.Serial] | None = None,
     ):
         self.path = path
         self.events = events
@@ -107,7 +107,6 @@ class PanelDriver:
         self.silent_after = silent_after
         self.error_interval = error_interval
         self.poll = poll
-        self._open_port = open_port or self._open_serial
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._port: serial.Serial | None = None
@@ -157,10 +156,6 @@ class PanelDriver:
 
     # --- the thread ---------------------------------------------------------------------------
 
-    @staticmethod
-    def _open_serial(path: str) -> serial.Serial:
-        return serial.Serial(path, BAUDRATE, timeout=0, write_timeout=1.0, exclusive=True)
-
     def _post(self, kind: str, key: str = "", value=None) -> None:
         self.events.put(InputEvent(source=self.source, kind=kind, key=key, seat=self.seat, value=value))
 
@@ -174,7 +169,8 @@ class PanelDriver:
         delay = self.backoff[0]
         while not self._stop.is_set():
             try:
-                port = self._open_port(self.path)
+                port = serial.Serial(self.path, BAUDRATE, timeout=self.poll, write_timeout=1.0,
+                                     exclusive=True)
             except (OSError, serial.SerialException) as exc:
                 if self._health.state != "lost":
                     self._report("lost", state="lost", reason=f"cannot open {self.path}: {exc}")
@@ -189,6 +185,8 @@ class PanelDriver:
             except (OSError, serial.SerialException) as exc:
                 self._report("lost", state="lost", reason=f"connection lost: {exc}")
                 delay = self.backoff[0]
+            except Exception as exc:  # a bug must not silently end the panel's thread
+                self._report("lost", state="lost", reason=f"panel driver error: {exc!r}")
             finally:
                 with self._write_lock:
                     self._port = None
@@ -267,7 +265,6 @@ class PanelDriver:
         return decoder.errors + h.lost_events + h.panel_rx_errors + h.panel_dropped
 
     def _read(self, port: serial.Serial) -> bytes:
-        port.timeout = self.poll
         first = port.read(1)
         if not first:
             return b""
@@ -277,7 +274,9 @@ class PanelDriver:
     def _hello(self, msg: proto.Message, now: float) -> None:
         incarnation = (msg.panel_id, msg.boot)
         rebooted = False
-        if incarnation != self._incarnation:
+        # A panel that numbers below what was delivered has restarted, even if its boot counter
+        # did not move (a flash that could not be written).
+        if incarnation != self._incarnation or msg.next_seq < self._expected:
             rebooted = self._incarnation is not None and self._incarnation[0] == msg.panel_id
             self._incarnation = incarnation
             self._expected = 1

@@ -186,7 +186,12 @@ class Panel:
         """Act on bytes from the Pi."""
         for msg in self.rx.feed(data):
             if msg.kind == proto.ACK:
-                self.outbox.ack(msg.seq)
+                if msg.seq >= self.outbox.next_seq:
+                    # acknowledges what this boot never sent: the Pi is counting an earlier
+                    # boot's numbers. Tell it who we are instead of dropping our events.
+                    self.hello()
+                else:
+                    self.outbox.ack(msg.seq)
             elif msg.kind == proto.LED:
                 self.leds.set(msg.led, msg.mode, msg.period_ms, self.now)
             elif msg.kind == proto.SYNC:

@@ -177,6 +177,18 @@ def test_a_rebooted_panel_starts_numbering_again_and_gets_its_leds_back(panel, e
     assert [e.value["seq"] for e in got] == [1, 2]
 
 
+def test_a_reboot_the_boot_counter_missed_still_delivers_new_presses(panel, events, driver):
+    expected = tap_all(panel, ["1", "2", "3"])
+    take(events, len(expected))
+    panel.reboot(boot=1)  # the counter file could not be written: same boot number again
+    hello = health(events, "connected")
+    assert hello.value.rebooted
+    panel.tap("4")
+    got, _ = take(events, 2)
+    assert keys(got) == [("press", "4"), ("release", "4")]
+    assert [e.value["seq"] for e in got] == [1, 2]
+
+
 def test_resent_events_are_delivered_once(panel, events, driver):
     health(events, "connected")
     panel.deaf = True  # no ACK reaches the panel: it keeps resending

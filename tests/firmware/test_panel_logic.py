@@ -152,6 +152,19 @@ def test_sync_brings_a_hello_then_every_unacknowledged_event_in_order():
     assert [m.seq for m in msgs[1:]] == [2, 3]
 
 
+def test_an_ack_for_numbers_never_sent_brings_a_hello_and_drops_nothing():
+    """After an unnoticed reboot the Pi may acknowledge an earlier boot's numbers; obeying
+    that would throw away events nobody received."""
+    rig = Rig(debounce_ms=1)
+    rig.down["1"] = True
+    rig.run_to(5)
+    rig.sent()
+    rig.send(proto.ACK, seq=40)
+    msgs = rig.sent()
+    assert [m.kind for m in msgs] == [proto.HELLO] and msgs[0].next_seq == 2
+    assert [seq for seq, _ in rig.panel.outbox.held] == [1]
+
+
 def test_a_full_outbox_drops_the_oldest_and_says_so():
     rig = Rig(debounce_ms=1, held_events=2, heartbeat_ms=100)
     for role in ["1", "2", "3", "4"]:
