@@ -52,6 +52,7 @@ class PanelHealth:
     bad_frames:  frames the driver rejected (noise, half-written or corrupted frames)
     lost_events: events the panel dropped before the Pi could acknowledge them
     rebooted:    the latest HELLO came from a new boot of the same panel
+    hellos:      HELLOs heard (one per connect, plus reboots and resyncs after a silence)
     panel_rx_errors, panel_dropped: the panel's own counters from its heartbeat
     """
 
@@ -62,7 +63,7 @@ class PanelHealth:
     boot: int | None = None
     rebooted: bool = False
     last_seen: float | None = None
-    connects: int = 0
+    hellos: int = 0
     bad_frames: int = 0
     last_error: str | None = None
     lost_events: int = 0
@@ -109,9 +110,9 @@ class PanelDriver:
         self.poll = poll
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._port: serial.Serial | None = None
-        self._write_lock = threading.Lock()
+        self._port: serial.Serial | None = None  # only the driver's thread touches the port
         self._leds: dict[int, tuple[int, int]] = {}  # what the Pi wants lit, re-sent after HELLO
+        self._leds_changed = threading.Event()
         self._health = PanelHealth(path=path)
         self._incarnation: tuple[str, int] | None = None  # (panel id, boot) of the seq numbers
         self._expected = 1  # next sequence number to deliver
@@ -142,7 +143,8 @@ class PanelDriver:
         """Light an LED ("turn", "status"): mode "on", "off" or "blink" (period in ms).
 
         The wish is kept and sent again after every HELLO, so a replugged or rebooted panel
-        shows the right turn indicator without the referee doing anything.
+        shows the right turn indicator without the referee doing anything. The driver's thread
+        sends it (within ``poll`` seconds), so the caller never waits on a stuck port.
         """
         if role not in proto.LEDS:
             raise ValueError(f"unknown panel LED {role!r}; the LEDs are: {', '.join(proto.LEDS)}")
@@ -150,9 +152,8 @@ class PanelDriver:
             raise ValueError(f"unknown LED mode {mode!r}; the modes are: {', '.join(proto.LED_MODES)}")
         if not 0 <= period_ms <= 0xFFFF:
             raise ValueError(f"LED blink period {period_ms} ms is outside 0..65535")
-        code = proto.LEDS.index(role)
-        self._leds[code] = (proto.LED_MODES.index(mode), period_ms)
-        self._send_led(code)
+        self._leds[proto.LEDS.index(role)] = (proto.LED_MODES.index(mode), period_ms)
+        self._leds_changed.set()
 
     # --- the thread ---------------------------------------------------------------------------
 
@@ -178,8 +179,7 @@ class PanelDriver:
                 delay = min(delay * 2, self.backoff[1])
                 continue
             try:
-                with self._write_lock:
-                    self._port = port
+                self._port = port
                 if self._session(port):
                     delay = self.backoff[0]
             except (OSError, serial.SerialException) as exc:
@@ -188,24 +188,20 @@ class PanelDriver:
             except Exception as exc:  # a bug must not silently end the panel's thread
                 self._report("lost", state="lost", reason=f"panel driver error: {exc!r}")
             finally:
-                with self._write_lock:
-                    self._port = None
+                self._port = None
                 port.close()
             if not self._stop.is_set():
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
 
     def _write(self, frame: bytes) -> None:
-        with self._write_lock:
-            if self._port is not None:
-                self._port.write(frame)
+        if self._port is not None:
+            self._port.write(frame)
 
-    def _send_led(self, code: int) -> None:
-        mode, period = self._leds[code]
-        try:
+    def _send_leds(self) -> None:
+        self._leds_changed.clear()
+        for code, (mode, period) in list(self._leds.items()):
             self._write(proto.encode(proto.LED, led=code, mode=mode, period_ms=period))
-        except (OSError, serial.SerialException):
-            pass  # the reader thread notices the lost port; the LED is re-sent after the HELLO
 
     def _session(self, port: serial.Serial) -> bool:
         """Talk to an open port until it fails (raises) or the driver stops; True if synced."""
@@ -243,7 +239,9 @@ class PanelDriver:
                 if silent and synced:
                     silent = False
                     self._report("connected", state="connected", reason=None)
-            if not synced and now - sync_sent >= self.resync_after:
+            if self._leds_changed.is_set():
+                self._send_leds()
+            if (silent or not synced) and now - sync_sent >= self.resync_after:
                 self._write(proto.encode(proto.SYNC))
                 sync_sent = now
             if not silent and now - (last_heard if synced else opened) >= self.silent_after:
@@ -252,6 +250,7 @@ class PanelDriver:
                        f"port open but no HELLO for {self.silent_after:g} s: is the panel firmware running?")
                 self._report("silent", state="silent", reason=why)
                 self._write(proto.encode(proto.SYNC))
+                sync_sent = now
             count = self._error_count(decoder)
             if count != errors_seen and now - errors_posted_at >= self.error_interval:
                 errors_seen, errors_posted_at = count, now
@@ -284,10 +283,9 @@ class PanelDriver:
         self._report(
             "connected", state="connected", panel_id=msg.panel_id, boot=msg.boot, rebooted=rebooted,
             firmware=f"{msg.fw_major}.{msg.fw_minor}.{msg.fw_patch}", last_seen=now,
-            connects=self._health.connects + 1, reason=None)
+            hellos=self._health.hellos + 1, reason=None)
         self._write(self._timing)
-        for code in self._leds:
-            self._send_led(code)
+        self._send_leds()
 
     def _skip_lost(self, oldest_seq: int) -> None:
         """The panel no longer holds events before ``oldest_seq``: those not delivered are lost."""
