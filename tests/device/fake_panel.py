@@ -9,6 +9,7 @@ panel on a powered hub keeps running), unless ``reboot`` replaces it like a powe
 from __future__ import annotations
 
 import os
+import random
 import select
 import threading
 import time
@@ -19,6 +20,17 @@ from device import panel_protocol as proto
 from firmware.panel import panel_logic
 
 DEVICE_NAME = "usb-MicroPython_Board_in_FS_mode_e6614104038b4c2f-if00"
+
+
+def damage(frame: bytes, noise: random.Random) -> bytes:
+    """A flipped byte, a cut-off frame or garbage glued on, as a kicked cable might do."""
+    at = noise.randrange(len(frame))
+    how = noise.choice(("flip", "cut", "glue"))
+    if how == "flip":
+        return frame[:at] + bytes((frame[at] ^ noise.randrange(1, 256),)) + frame[at + 1:]
+    if how == "cut":
+        return frame[:at]
+    return bytes(noise.randrange(256) for _ in range(at)) + frame
 
 
 class FakeButtons:
@@ -62,6 +74,7 @@ class FakePanel:
         self.leds = FakeLeds()
         self.deaf = False  # drop everything the Pi sends (no ACK, no SYNC gets through)
         self.frozen = False  # the loop stops stepping: the panel hangs
+        self.noise: random.Random | None = None  # set to damage a quarter of the traffic
         self.written = []  # every frame the panel wrote while plugged in
         self._fds = None  # (master, slave) while plugged in
         self._lock = threading.Lock()
@@ -86,6 +99,9 @@ class FakePanel:
             if self._fds is None:
                 return  # nobody listening: the bytes are gone, the outbox still holds events
             self.written.append(frame)
+            noise = self.noise  # the test may switch it off meanwhile
+            if noise and noise.random() < 0.25:
+                frame = damage(frame, noise)
             try:
                 os.write(self._fds[0], frame)
             except (BlockingIOError, OSError):
@@ -99,6 +115,9 @@ class FakePanel:
                 data = os.read(self._fds[0], 256)
             except (BlockingIOError, OSError):
                 return b""
+        noise = self.noise
+        if noise and noise.random() < 0.25:
+            return b""  # what the Pi sent is lost on the way
         return b"" if self.deaf else data
 
     def _idle(self):
