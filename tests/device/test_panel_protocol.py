@@ -188,3 +188,22 @@ def test_the_codec_stays_within_what_micropython_offers():
     assert not any(isinstance(n, ast.AnnAssign) or (isinstance(n, ast.arg) and n.annotation)
                    or (isinstance(n, ast.FunctionDef) and n.returns) for n in ast.walk(tree))
     assert not any(isinstance(n, ast.Name) and n.id == "dataclass" for n in ast.walk(tree))
+
+
+def test_the_worked_examples_in_the_spec_match_the_codec():
+    """docs/hardware/panel-protocol.md shows frames byte by byte; a newcomer writing another
+    implementation from it must get exactly what this codec sends."""
+    spec = (Path(__file__).parents[2] / "docs" / "hardware" / "panel-protocol.md").read_text()
+
+    def hexbytes(text):
+        return bytes.fromhex(text.replace(" ", ""))
+
+    frame_line = spec.split("frame    ")[1].split("\n")[0]
+    assert hexbytes(frame_line) == proto.encode(proto.EVENT, seq=7, ms=100, key=14, edge=proto.PRESS)
+    assert hexbytes(spec.split("payload  ")[1].split("\n")[0]) == proto.encode_payload(
+        proto.EVENT, seq=7, ms=100, key=14, edge=proto.PRESS)
+    inline = spec.split("ACK 7 is `")[1]
+    ack, sync, timing = (inline.split("`")[i] for i in (0, 2, 4))
+    assert hexbytes(ack) == proto.encode(proto.ACK, seq=7)
+    assert hexbytes(sync) == proto.encode(proto.SYNC)
+    assert hexbytes(timing) == proto.encode(proto.TIMING, hold_ms=800, repeat_ms=250)
