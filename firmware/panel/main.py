@@ -49,6 +49,8 @@ def idle():
 def maintenance_requested():
     """BACK held while the panel powers up: stay at the REPL so mpremote can update the files
     (once the protocol runs, Ctrl-C is off and mpremote cannot interrupt it)."""
+    if "back" not in config.KEY_PINS:
+        return False  # no BACK wired: reflash with BOOTSEL instead
     back = machine.Pin(config.KEY_PINS["back"], machine.Pin.IN, machine.Pin.PULL_UP)
     return back.value() == 0
 
