@@ -65,8 +65,7 @@ def inside(row: int, col: int) -> bool:
 
 
 def name(square: int) -> str:
-    row, col = row_col(square)
-    return f"{'abcdefg'[col]}{ROWS - row}"
+    return NAMES[square]
 
 
 def parse_square(text: str) -> int | None:
@@ -82,11 +81,15 @@ def parse_square(text: str) -> int | None:
 
 def neighbour(square: int, d: Dir) -> int | None:
     """The square one step from ``square`` toward ``d``, or None off the field."""
+    return NEIGHBOURS[square][d]
+
+
+def _neighbours(square: int) -> dict[Dir, int | None]:
     row, col = row_col(square)
-    dr, dc = d.delta
-    if inside(row + dr, col + dc):
-        return at(row + dr, col + dc)
-    return None
+    return {
+        d: at(row + d.delta[0], col + d.delta[1]) if inside(row + d.delta[0], col + d.delta[1]) else None
+        for d in _ORDER
+    }
 
 
 def goal_entered(square: int, d: Dir) -> int | None:
@@ -156,3 +159,5 @@ def ring(square: int) -> tuple[int, ...]:
 
 
 RINGS = tuple(ring(s) for s in range(SQUARES))
+NEIGHBOURS = tuple(_neighbours(s) for s in range(SQUARES))
+NAMES = tuple(f"{'abcdefg'[s % COLS]}{ROWS - s // COLS}" for s in range(SQUARES))
