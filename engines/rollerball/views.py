@@ -33,5 +33,50 @@ def view(s: S, player: int) -> dict[str, Any]:
     return data
 
 
+CELL = 6
+BALL_MARKS = {("", False): "o", ("", True): "*", ("up", False): "u", ("down", False): "d",
+              ("up", True): "U", ("down", True): "D"}
+"""A ball's die face in one letter: o normal, * energised, u/d Up/Down rubber (capital:
+energised too)."""
+
+
+def _cell(s: S, sq: str) -> tuple[str, str]:
+    """Two lines for a square: the card on it, then ball, base and workmen."""
+    card = s.card_at(sq)
+    if card:
+        top = card.code + ("y" if card.y_square == sq else "")
+    else:
+        top = "+" if sq in s.board.corners else "."
+    ball = next((BALL_MARKS[b.rubber, b.energised] for b in s.balls if b.square == sq), "")
+    base = "".join(f"B{p + 1}" for p, b in enumerate(s.bases) if b == sq)
+    men = "".join(str(p + 1) for p, w in enumerate(s.workmen) if w == sq)
+    return top, ball + base + (f"w{men}" if men else "")
+
+
 def render(s: S) -> str:
-    return ""
+    """The board (North up) and the players; the hand shown is the player to move's own."""
+    side = s.board.side
+    lines = [("   " + "".join(chr(ord("a") + c).ljust(CELL) for c in range(side))).rstrip()]
+    for row in range(side):
+        tops, bottoms = [], []
+        for col in range(side):
+            sq = f"{chr(ord('a') + col)}{side - row}"
+            top, bottom = _cell(s, sq) if sq in s.board.rings_of else ("////", "////")
+            tops.append(top.ljust(CELL))
+            bottoms.append(bottom.ljust(CELL))
+        lines.append(f"{side - row:>2} " + "".join(tops).rstrip())
+        lines.append(("   " + "".join(bottoms)).rstrip())
+    lines.append("")
+    for p, name in enumerate(s.players):
+        lines.append(f"{p + 1} {name}: base {s.bases[p] or '-'}, workman {s.workmen[p] or '-'}, "
+                     f"{len(s.hands[p])} cards, victory points {len(s.victory[p])}")
+    balls = ", ".join(f"{b.square} {b.face()}" for b in s.balls) or "none yet"
+    way = "anticlockwise" if s.reverse else "clockwise"
+    lines.append(f"balls ({way}): {balls}; deck {len(s.deck)}, discards {len(s.discards)}")
+    if s.winner < 0:
+        lines.append(f"waiting for {s.waiting_for()}")
+        head = s.tasks[0]
+        if s.to_move == head.player:
+            lines.append(f"{s.players[head.player]}'s hand: {' '.join(s.hands[head.player]) or '-'}"
+                         + (f" (deciding on {head.card})" if head.card else ""))
+    return "\n".join(lines)
