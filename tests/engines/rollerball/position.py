@@ -2,7 +2,8 @@
 
 ``position(cards=["UM c7-c8"], balls=["b7"], bases=["h8", "a1"])`` gives a state in the
 middle of a game on the default board: seat 1 has just moved its workman and waits to use
-it, so ``next_turn(state)`` ends that turn and moves the balls for seat 0. Cards named on the
+it, so ``next_turn(state)`` ends that turn and moves the balls for seat 0 (``tasks`` given:
+the first task's player is the acting player). Cards named on the
 board, in hands and in victory piles are taken out of the deck, so the 34 cards stay 34.
 """
 
@@ -34,7 +35,7 @@ def ball(spec: str) -> Ball:
 def position(
     players: int = 2,
     cards: list[str] = (),
-    balls: list[str] = ("a8",),
+    balls: list[str] = ("a4",),
     bases: list[str] | None = None,
     workmen: list[str] | None = None,
     hands: list[str] | None = None,
@@ -65,11 +66,12 @@ def position(
         [f"p{i + 1}" for i in range(n)])
     if deck is not None:  # the rest of the cards wait in the discards
         disc_t = deckmod.add(disc_t, *deckmod.remove(deckmod.remove(full, *used), *deck_t))
+    tasks = tasks or (Task("use", n - 1),)
     return dataclasses.replace(
-        state, phase="play", tasks=tasks or (Task("use", n - 1),), deck=deck_t,
+        state, phase="play", tasks=tasks, deck=deck_t,
         discards=disc_t, hands=hand_t, bids=(None,) * n, bid_totals=(0,) * n, leader=0,
         bases=tuple(bases), workmen=tuple(workmen), cards=on_board,
-        balls=tuple(ball(b) for b in balls), victory=vic_t, actor=n - 1, reverse=reverse,
+        balls=tuple(ball(b) for b in balls), victory=vic_t, actor=tasks[0].player, reverse=reverse,
     )
 
 
