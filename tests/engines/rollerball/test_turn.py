@@ -216,11 +216,13 @@ def test_replace_swaps_the_card_underfoot_for_one_from_the_hand():
 
 def test_replace_refused_with_a_ball_on_the_old_card_unless_up():
     """Turns 4.3: the diversion replaced must have no ball on it, unless Up rubber."""
-    kw = dict(cards=["UM c7-c8"], workmen=["c7", "d3"], hands=["RP DM", ""])
+    kw = dict(cards=["UM c7-c8"], workmen=["c7", "d3"], hands=["RP EN", ""])
     with pytest.raises(IllegalAction):
-        play(use_position(balls=["c8"], **kw), "replace DM c8-c7")
-    state, _ = play(use_position(balls=["c8 up"], **kw), "replace DM c8-c7")
-    assert [c.code for c in state.cards] == ["DM"]
+        play(use_position(balls=["c8"], **kw), "replace EN c7-d7")
+    state, _ = play(use_position(balls=["c8 up"], **kw), "replace EN c7-d7")
+    assert [c.code for c in state.cards] == ["EN"]
+    with pytest.raises(IllegalAction):  # but the new card may not lie on that ball
+        play(use_position(balls=["c8 up"], **(kw | {"hands": ["RP DM", ""]})), "replace DM c8-c7")
 
 
 def test_replace_must_follow_the_usual_placing_rules():
