@@ -180,7 +180,7 @@ def test_card_round_ends_when_no_one_has_cards():
     state, _ = play(state, "base a8", "base h1", "workman c6", "workman c6")
     assert state.to_move == 1  # seat 0 has no cards: only seat 1 places
     state, _ = play(state, "place EN c8-d8", "place RU e8-f8", "place DR b6-b5",
-                    "place SD c7-c8y", "place SD g5-h5y")
+                    "place SD d7y-d6", "place SD g5-h5y")
     assert state.phase == "ball" and state.to_move == 0
 
 
