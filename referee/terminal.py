@@ -92,8 +92,14 @@ class TerminalGame:
             self.out(self.state.render())
             self.shown = self.state
 
+    def show_private(self) -> None:
+        """The hidden part only the player to move may see (a hand), before their prompt."""
+        if self.state.to_move != CHANCE and (secret := self.state.private_text(self.state.to_move)):
+            self.out(secret)
+
     def prompt(self, who: str) -> bool:
         self.show()
+        self.show_private()
         while True:
             try:
                 text = self.ask(f"{who}> ").strip()
@@ -108,6 +114,7 @@ class TerminalGame:
                 continue
             if text == "board":
                 self.out(self.state.render())
+                self.show_private()
                 continue
             if text == "moves":
                 self.out(list_moves(self.state))

@@ -22,7 +22,7 @@ from .board import Board, board
 from .pieces import Ball, Card, Task
 from .rules import RULES, settle
 from .turn import WINNING_POINTS
-from .views import render, view
+from .views import private_text, render, view
 
 CHANCE_TASKS = ("deal", "newcard", "score")
 """Tasks that draw a card from the deck: the draw is a chance outcome."""
@@ -160,6 +160,9 @@ class RollerballState(State):
 
     def render(self) -> str:
         return render(self)
+
+    def private_text(self, player: int) -> str:
+        return private_text(self, player)
 
 
 def initial(players: tuple[str, ...], rings: int, expansion: bool) -> RollerballState:

@@ -137,7 +137,7 @@ def settle_hit(s: S, events: list[Event]) -> S | None:
 def discard(s: S, action: Discard, events: list[Event]) -> S:
     p = s.tasks[0].player
     s.require(action.card in s.hands[p], "that card is not in your hand")
-    events.append(Event("discard", f"{s.players[p]} discards a {NAMES[action.card]}",
+    events.append(Event("discard", f"{s.players[p]} discards one {NAMES[action.card]}",
                         {"player": p, "card": action.card}))
     return replace(s.pop().with_hand(p, deckmod.remove(s.hands[p], action.card)),
                    discards=deckmod.add(s.discards, action.card))
@@ -179,7 +179,7 @@ def move_workman(s: S, action: Move | Teleport, events: list[Event]) -> S:
         s.require(action.card in s.hands[p], "a teleport costs a card from your hand")
         s.require(not s.balls_on((action.square,)), "a workman cannot teleport onto a ball")
         s.require(action.square != s.workmen[p], "the workman is already there")
-        events.append(Event("teleport", f"{s.players[p]} discards a {NAMES[action.card]} "
+        events.append(Event("teleport", f"{s.players[p]} discards one {NAMES[action.card]} "
                             f"to teleport", {"player": p, "card": action.card}))
         s = replace(s.with_hand(p, deckmod.remove(s.hands[p], action.card)),
                     discards=deckmod.add(s.discards, action.card))

@@ -54,7 +54,7 @@ def _cell(s: S, sq: str) -> tuple[str, str]:
 
 
 def render(s: S) -> str:
-    """The board (North up) and the players; the hand shown is the player to move's own."""
+    """The board (North up) and what every player may see (hands only as counts)."""
     side = s.board.side
     lines = [("   " + "".join(chr(ord("a") + c).ljust(CELL) for c in range(side))).rstrip()]
     for row in range(side):
@@ -75,8 +75,15 @@ def render(s: S) -> str:
     lines.append(f"balls ({way}): {balls}; deck {len(s.deck)}, discards {len(s.discards)}")
     if s.winner < 0:
         lines.append(f"waiting for {s.waiting_for()}")
-        head = s.tasks[0]
-        if s.to_move == head.player:
-            lines.append(f"{s.players[head.player]}'s hand: {' '.join(s.hands[head.player]) or '-'}"
-                         + (f" (deciding on {head.card})" if head.card else ""))
     return "\n".join(lines)
+
+
+def private_text(s: S, player: int) -> str:
+    """A player's own hand, their secret bid, and a scored card they are deciding on."""
+    text = f"{s.players[player]}'s hand: {' '.join(s.hands[player]) or '-'}"
+    if s.bids[player] is not None:
+        text += f"; your bid: {' '.join(s.bids[player]) or '-'}"
+    head = s.tasks[0] if s.tasks else None
+    if head and head.player == player and head.card:
+        text += f"; the card to keep: {head.card}"
+    return text
