@@ -16,15 +16,19 @@ from engines.core import NotationError
 
 
 class Board:
-    """One board size with its tracks, neighbours and card spots worked out once (see ``board``)."""
+    """One board size with its tracks, neighbours and card spots worked out once (see ``board``).
+
+    Every table is keyed by square name, the form the state and the notation hold.
+    """
 
     def __init__(self, rings: int):
         self.rings = rings
         self.side = side = 2 * rings + 2
-        self.squares: tuple[int, ...] = tuple(
-            sq for sq in range(side * side) if self.ring(sq) < rings
-        )
-        cw: dict[int, int] = {}
+        cells = [(row, col) for row in range(side) for col in range(side)
+                 if self._depth(row, col) < rings]
+        self.squares: tuple[str, ...] = tuple(self.name(row, col) for row, col in cells)
+        self.rings_of = {self.name(*rc): self._depth(*rc) for rc in cells}
+        self.cw: dict[str, str] = {}
         for r in range(rings):
             lo, hi = r, side - 1 - r
             loop = (
@@ -33,72 +37,48 @@ class Board:
                 + [(hi, c) for c in range(hi, lo, -1)]
                 + [(row, lo) for row in range(hi, lo, -1)]
             )
-            cells = [row * side + col for row, col in loop]
-            for i, sq in enumerate(cells):
-                cw[sq] = cells[(i + 1) % len(cells)]
-        self.cw = cw
-        self.ccw = {b: a for a, b in cw.items()}
-        self.corners = frozenset(sq for sq in self.squares if self._is_corner(sq))
-        self.neighbours = {sq: tuple(self._orthogonal(sq)) for sq in self.squares}
-        straight = [sq for sq in self.squares if sq not in self.corners]
-        # a track changer: an (inner, outer) pair of straight squares on neighbouring rings
-        self.crossings: tuple[tuple[int, int], ...] = tuple(
-            (sq, out)
-            for sq in straight
-            for out in self.neighbours[sq]
-            if out not in self.corners and self.ring(out) == self.ring(sq) - 1
-        )
-        # a ball changer: two consecutive straight squares of one track, in clockwise order
-        self.runs: tuple[tuple[int, int], ...] = tuple(
-            (sq, cw[sq]) for sq in straight if cw[sq] not in self.corners
-        )
-        # Expansion 1 corner cards: (a corner of an inner ring, its neighbour on the next ring out)
-        self.corner_links: tuple[tuple[int, int], ...] = tuple(
-            (sq, out)
-            for sq in sorted(self.corners)
-            for out in self.neighbours[sq]
-            if self.ring(out) == self.ring(sq) - 1
-        )
-        self._ints = self.squares
-        self._rename()
-
-    def _rename(self) -> None:
-        """Key every table by square name: names are what the state and the notation hold."""
-        n = self.name
-        self.squares = tuple(n(sq) for sq in self.squares)
-        self.rings_of = {n(sq): self.ring(sq) for sq in self._ints}
-        self.cw = {n(a): n(b) for a, b in self.cw.items()}
+            names = [self.name(*rc) for rc in loop]
+            self.cw.update(zip(names, names[1:] + names[:1], strict=True))
         self.ccw = {b: a for a, b in self.cw.items()}
-        self.corners = frozenset(n(sq) for sq in self.corners)
-        self.neighbours = {n(a): tuple(n(b) for b in bs) for a, bs in self.neighbours.items()}
-        self.crossings = tuple((n(a), n(b)) for a, b in self.crossings)
-        self.runs = tuple((n(a), n(b)) for a, b in self.runs)
-        self.corner_links = tuple((n(a), n(b)) for a, b in self.corner_links)
+        self.corners = frozenset(
+            self.name(row, col) for row, col in cells
+            if {row, col} <= {self._depth(row, col), side - 1 - self._depth(row, col)}
+        )
+        self.neighbours = {
+            self.name(row, col): tuple(
+                self.name(row + dr, col + dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
+                if 0 <= row + dr < side and 0 <= col + dc < side
+                and self._depth(row + dr, col + dc) < rings
+            )
+            for row, col in cells
+        }
+        straight = [sq for sq in self.squares if sq not in self.corners]
+        outward = [(sq, out) for sq in self.squares for out in self.neighbours[sq]
+                   if self.track(out) == self.track(sq) - 1]
+        self.crossings: tuple[tuple[str, str], ...] = tuple(
+            (sq, out) for sq, out in outward if sq in straight and out in straight)
+        """Track changer spots: an (inner, outer) pair of straight squares on neighbouring rings."""
+        self.runs: tuple[tuple[str, str], ...] = tuple(
+            (sq, self.cw[sq]) for sq in straight if self.cw[sq] not in self.corners)
+        """Ball changer spots: two consecutive straight squares of one track, clockwise."""
+        self.corner_links: tuple[tuple[str, str], ...] = tuple(
+            (sq, out) for sq, out in outward if sq in self.corners)
+        """Expansion 1 corner card spots: (a corner, its neighbour on the next ring out)."""
 
-    def ring(self, square: int) -> int:
-        """The track of a square (``rings`` for the logo)."""
-        row, col = divmod(square, self.side)
+    def _depth(self, row: int, col: int) -> int:
+        """The ring of a cell (``rings`` for the logo)."""
         return min(row, col, self.side - 1 - row, self.side - 1 - col)
 
-    def _is_corner(self, square: int) -> bool:
-        row, col = divmod(square, self.side)
-        r = self.ring(square)
-        return r < self.rings and row in (r, self.side - 1 - r) and col in (r, self.side - 1 - r)
+    def name(self, row: int, col: int) -> str:
+        return f"{chr(ord('a') + col)}{self.side - row}"
 
-    def _orthogonal(self, sq: int):
-        row, col = divmod(sq, self.side)
-        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
-            r, c = row + dr, col + dc
-            if 0 <= r < self.side and 0 <= c < self.side and self.ring(r * self.side + c) < self.rings:
-                yield r * self.side + c
+    def track(self, square: str) -> int:
+        """The ring a square lies on: 0 outermost."""
+        return self.rings_of[square]
 
     def step(self, square: str, reverse: bool) -> str:
         """The next square along the square's own track, clockwise unless the balls are reversed."""
         return (self.ccw if reverse else self.cw)[square]
-
-    def name(self, square: int) -> str:
-        row, col = divmod(square, self.side)
-        return f"{chr(ord('a') + col)}{self.side - row}"
 
     def parse_square(self, text: str) -> str:
         """The canonical name of a typed square; NotationError if it is no track square."""
@@ -108,14 +88,9 @@ class Board:
         col, rank = ord(text[0]) - ord("a"), int(text[1:])
         if not (0 <= col < self.side and 1 <= rank <= self.side):
             raise NotationError(f"{text} is off the board")
-        square = (self.side - rank) * self.side + col
-        if self.ring(square) >= self.rings:
+        if self._depth(self.side - rank, col) >= self.rings:
             raise NotationError(f"{text} is the logo in the middle, not a track square")
-        return self.name(square)
-
-    def track(self, square: str) -> int:
-        """The ring a named square lies on: 0 outermost."""
-        return self.rings_of[square]
+        return self.name(self.side - rank, col)
 
 
 @cache

@@ -39,7 +39,7 @@ class Motion:
     discarded: list[str] = field(default_factory=list)
     tasks: list[Task] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
-    _turn_round: bool = False
+    turn_round: bool = False
 
     def run(self) -> Motion:
         for _ in range(STEPS_PER_TURN):
@@ -79,9 +79,9 @@ class Motion:
             moved[i] = self.arrive(ball, sum(b is not None for b in moved))
         self.resolve_meetings(moved, arrival)
         self.balls = [b for b in moved if b is not None]
-        if self._turn_round:
+        if self.turn_round:
             self.reverse = not self.reverse
-            self._turn_round = False
+            self.turn_round = False
             self.say("reverse", "the balls now travel "
                      + ("anticlockwise" if self.reverse else "clockwise"))
 
@@ -121,7 +121,7 @@ class Motion:
         if ball.energised:
             return replace(ball, energised=False)
         if card.code == "DC":
-            self._turn_round = not self._turn_round
+            self.turn_round = not self.turn_round
         elif in_play > 1:
             self.say("killed", f"the Ball Killer removes the ball on {ball.square}",
                      square=ball.square)

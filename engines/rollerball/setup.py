@@ -7,6 +7,7 @@ show no other player's bid (nor how many cards it took) until all have bid.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -19,8 +20,6 @@ from .placement import spots
 
 if TYPE_CHECKING:
     from .state import RollerballState as S
-
-from dataclasses import replace
 
 
 def sub_hands(hand: tuple[str, ...], least: int = 0) -> list[tuple[str, ...]]:

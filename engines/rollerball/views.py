@@ -60,7 +60,7 @@ def render(s: S) -> str:
     for row in range(side):
         tops, bottoms = [], []
         for col in range(side):
-            sq = f"{chr(ord('a') + col)}{side - row}"
+            sq = s.board.name(row, col)
             top, bottom = _cell(s, sq) if sq in s.board.rings_of else ("////", "////")
             tops.append(top.ljust(CELL))
             bottoms.append(bottom.ljust(CELL))
