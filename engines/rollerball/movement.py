@@ -11,6 +11,9 @@ out in three passes, so that balls really move at the same time:
    and Ball Killer are struck, bases score and workmen are hit;
 3. balls sharing a square: on the Y of a combining splitter (none of them Up) they become one
    ball; anywhere else the ball that was there first is pushed one square on along its track.
+
+Dead ends: a ball that meets a card it cannot follow (Expansion 1: a straight track changer
+met by reversed balls) hops over it as if the card were not there.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from engines.core import Event
 
 from .board import Board
-from .cards import BALL_CHANGERS, NAMES
+from .cards import BALL_CHANGERS, CORNER_CHANGERS, NAMES
 from .pieces import DOWN, UP, Ball, Card, Task
 
 STEPS_PER_TURN = 2
@@ -40,6 +43,7 @@ class Motion:
     tasks: list[Task] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     turn_round: bool = False
+    """A Direction Changer was struck this step: the balls reverse once the step is over."""
 
     def run(self) -> Motion:
         for _ in range(STEPS_PER_TURN):
@@ -63,7 +67,10 @@ class Motion:
             card = self.card_at(ball.square)
             dest, order = self.board.step(ball.square, self.reverse), 0
             if card and card.changes_track and card.entry == ball.square and not ball.up:
-                if card.split and in_play < 4:
+                if self.dead_end(card):
+                    self.say("deadend", f"the ball meets a dead end on the {NAMES[card.code]} "
+                             f"on {ball.square} and hops over it", square=ball.square)
+                elif card.split and in_play < 4:
                     moved.append(self.advance(ball, card.exit))
                     arrival.append(1)
                     in_play += 1
@@ -85,6 +92,12 @@ class Motion:
             self.say("reverse", "the balls now travel "
                      + ("anticlockwise" if self.reverse else "clockwise"))
 
+    def dead_end(self, card: Card) -> bool:
+        """Expansion 1: after a Direction Changer, balls run into the curve of a straight track
+        changer from its far end, a dead end they hop over (the text's "Dead Ends"); corner
+        cards still change a reversed ball's ring (RULINGS.md)."""
+        return self.reverse and card.changes_track and card.code not in CORNER_CHANGERS
+
     def advance(self, ball: Ball, dest: str) -> Ball:
         """The ball one square on: its rubber face flips, a changer it left takes effect."""
         new = replace(ball, square=dest, rubber={UP: DOWN, DOWN: UP}.get(ball.rubber, ""))
@@ -103,7 +116,7 @@ class Motion:
             ball = self.strike(ball, card, in_play)
             if ball is None:
                 return None
-        elif card and not ball.up:
+        elif card and not ball.up and not self.dead_end(card):
             if ball.energised:
                 self.destroy(card, f"the energised ball smashes the {NAMES[card.code]} "
                              f"on {ball.square}")
@@ -161,7 +174,7 @@ class Motion:
             sq = moved[crowd[0]].square
             crowd.sort(key=lambda i: (arrival[i], i))
             card = self.card_at(sq)
-            if (card and not card.split and card.y_square == sq
+            if (card and not card.split and card.y_square == sq and not self.dead_end(card)
                     and not any(moved[i].up for i in crowd)):
                 for i in crowd[1:]:
                     moved[i] = None

@@ -79,12 +79,22 @@ def test_direction_changer_only_breaks_under_an_energised_or_up_ball(face):
     assert not state.balls[0].energised
 
 
-def test_track_changers_still_work_for_reversed_balls():
-    """RULINGS: after a reversal, track changers still change a ball's ring."""
-    state, _ = next_turn(expansion(cards=["UM d7-d8"], balls=["e7"], reverse=True))
-    assert squares(state) == ["d8"]
+def test_reversed_balls_hop_over_straight_track_changers_as_dead_ends():
+    """Dead Ends: a ball meeting a dead end hops over the card as if it were not there; balls
+    reversed by a Direction Changer meet the far end of an Up Move's curve, a dead end."""
+    state, events = next_turn(expansion(cards=["UM d7-d8"], balls=["e7"], reverse=True))
+    assert squares(state) == ["c7"] and "deadend" in kinds(events)
+    state, events = next_turn(expansion(cards=["UM d7-d8"], balls=["e7 energised"],
+                                        reverse=True))
+    assert len(state.cards) == 1 and state.balls[0].energised, "a hopped card is not met"
+
+
+def test_corner_cards_still_change_ring_for_reversed_balls():
+    """RULINGS: Corner Up and Corner Down still change a ball's ring after a reversal."""
+    state, _ = next_turn(expansion(cards=["CU c6-c7"], balls=["d6"], reverse=True))
+    assert squares(state) == ["c7"]
     state, _ = next_turn(state)
-    assert squares(state) == ["b8"]
+    assert squares(state) == ["b6"]
 
 
 def test_ball_killer_removes_the_striking_ball():
