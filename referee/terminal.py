@@ -65,7 +65,7 @@ class TerminalGame:
             actor = "chance"
         else:
             actor = self.state.players[self.state.to_move]
-        self.out(f"  {actor}: {action.notation()}")
+        self.out(f"  {actor}: {self.state.announce(action)}")
         for e in events:
             self.out(f"  * {e.text}")
         self.state = new

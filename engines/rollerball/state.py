@@ -17,7 +17,7 @@ from typing import Any
 from engines.core import CHANCE, Action, Event, IllegalAction, Result, State
 
 from . import cards as deckmod
-from .actions import Draw
+from .actions import Bid, Draw
 from .board import Board, board
 from .pieces import Ball, Card, Task
 from .rules import RULES, settle
@@ -163,6 +163,15 @@ class RollerballState(State):
 
     def private_text(self, player: int) -> str:
         return private_text(self, player)
+
+    def announce(self, action: Action) -> str:
+        """Secret bids and cards drawn into a hand are not shown to the table."""
+        head = self.tasks[0]
+        if isinstance(action, Bid):
+            return "bid (secret)"
+        if isinstance(action, Draw) and head.kind in ("deal", "newcard"):
+            return f"draw (a card for {self.players[head.player]}'s hand)"
+        return action.notation()
 
 
 def initial(players: tuple[str, ...], rings: int, expansion: bool) -> RollerballState:

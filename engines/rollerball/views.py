@@ -67,9 +67,10 @@ def render(s: S) -> str:
         lines.append(f"{side - row:>2} " + "".join(tops).rstrip())
         lines.append(("   " + "".join(bottoms)).rstrip())
     lines.append("")
+    counts = view(s, -1)["hands"]  # as counts, a secret bid still in them
     for p, name in enumerate(s.players):
         lines.append(f"{p + 1} {name}: base {s.bases[p] or '-'}, workman {s.workmen[p] or '-'}, "
-                     f"{len(s.hands[p])} cards, victory points {len(s.victory[p])}")
+                     f"{counts[p]} cards, victory points {len(s.victory[p])}")
     balls = ", ".join(f"{b.square} {b.face()}" for b in s.balls) or "none yet"
     way = "anticlockwise" if s.reverse else "clockwise"
     lines.append(f"balls ({way}): {balls}; deck {len(s.deck)}, discards {len(s.discards)}")

@@ -70,3 +70,15 @@ def test_views_leak_no_hidden_card():
 def test_deck_and_discards_show_only_their_size(field):
     state = next(s for s in games() if s.discards)
     assert state.view(0)[field] == len(getattr(state, field))
+
+
+def test_the_table_board_shows_no_hand_and_no_bid_size():
+    """render() is for everyone: hands as counts, a secret bid still counted in the hand."""
+    state = Rollerball().new(["a", "b"])
+    while state.is_chance:
+        state, _ = state.apply(state.legal_actions()[0])
+    state, _ = state.apply(Rollerball().parse("bid " + "+".join(state.hands[0][:3])))
+    text = state.render()
+    assert "1 a: base -, workman -, 5 cards" in text
+    assert not any(code in text for code in state.hands[0])
+    assert state.announce(Rollerball().parse("bid -")) == "bid (secret)"
