@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from engines.core import Action, NotationError
 
 from .board import Board
-from .cards import NAMES, SPLITTERS
+from .cards import EXPANSION_DECK, NAMES, SPLITTERS
 from .pieces import Card
 from .placement import orient
 
@@ -188,10 +188,11 @@ VERBS = sorted([*SIMPLE, *SQUARE_ACTIONS, *CARD_ACTIONS, *LIST_ACTIONS, *SPOT_AC
 
 
 def parse_code(text: str, expansion: bool) -> str:
+    """A card code; Expansion 1's cards only when the expansion is in play."""
     code = text.upper()
-    if code not in NAMES or (not expansion and code in ("CU", "CD", "DC", "BK")):
-        raise NotationError(f"{text!r} is not a card; the cards are "
-                            + ", ".join(c for c in NAMES if expansion or c not in ("CU", "CD", "DC", "BK")))
+    known = [c for c in NAMES if expansion or c not in EXPANSION_DECK]
+    if code not in known:
+        raise NotationError(f"{text!r} is not a card; the cards are {', '.join(known)}")
     return code
 
 

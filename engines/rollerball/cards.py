@@ -31,8 +31,6 @@ BASE_DECK: dict[str, int] = {
 }
 EXPANSION_DECK: dict[str, int] = {"CU": 3, "CD": 3, "DC": 1, "BK": 2}
 
-TRACK_CHANGERS = frozenset({"UM", "DM", "SU", "SD"})
-"""1x2 cards across two neighbouring tracks on straight stretches."""
 CORNER_CHANGERS = frozenset({"CU", "CD"})
 """Expansion 1 track changers with their junction on a corner."""
 BALL_CHANGERS = frozenset({"EN", "RU", "DR", "DC", "BK"})
@@ -45,11 +43,6 @@ SPLITTERS = frozenset({"SU", "SD"})
 def deck(expansion: bool) -> tuple[str, ...]:
     counts = BASE_DECK | (EXPANSION_DECK if expansion else {})
     return tuple(sorted(code for code, n in counts.items() for _ in range(n)))
-
-
-def is_diversion(code: str) -> bool:
-    """A card that goes on the board (every card but the Replacer)."""
-    return code != "RP"
 
 
 def add(cards: Iterable[str], *more: str) -> tuple[str, ...]:
@@ -72,7 +65,3 @@ def contains(cards: Iterable[str], wanted: Iterable[str]) -> bool:
 def kinds(cards: Iterable[str]) -> list[str]:
     """The distinct kinds in ``cards``, once each, in code order."""
     return sorted(set(cards))
-
-
-def describe(code: str) -> str:
-    return f"{NAMES[code]} ({code})"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .cards import BALL_CHANGERS, SPLITTERS
 
@@ -26,9 +26,6 @@ class Ball:
     def up(self) -> bool:
         """An Up rubber ball ignores cards, bases and workmen on its square."""
         return self.rubber == UP
-
-    def at(self, square: str) -> Ball:
-        return replace(self, square=square)
 
     def face(self) -> str:
         """The die face, as the displays and the notation docs name it."""
