@@ -184,7 +184,10 @@ SQUARE_ACTIONS = {"base": PlaceBase, "workman": PlaceWorkman, "ball": PlaceBall,
 CARD_ACTIONS = {"draw": Draw, "discard": Discard, "blow": BlowUp}
 LIST_ACTIONS = {"bid": Bid, "raise": Raise}
 SPOT_ACTIONS = {"place": PlaceCard, "build": Build, "replace": Replace}
-VERBS = sorted([*SIMPLE, *SQUARE_ACTIONS, *CARD_ACTIONS, *LIST_ACTIONS, *SPOT_ACTIONS, "teleport"])
+ARITY = {**dict.fromkeys(SIMPLE, 0),
+         **dict.fromkeys([*SQUARE_ACTIONS, *CARD_ACTIONS, *LIST_ACTIONS], 1),
+         **dict.fromkeys([*SPOT_ACTIONS, "teleport"], 2)}
+"""How many words follow each verb."""
 
 
 def parse_code(text: str, expansion: bool) -> str:
@@ -227,16 +230,15 @@ def parse_spot(code: str, text: str, board: Board) -> Card:
 
 
 def parse(text: str, board: Board, expansion: bool) -> Action:
+    """The action a line of notation names; NotationError says what is wrong with it."""
     words = text.split()
     if not words:
         raise NotationError("empty action")
     verb, args = words[0].lower(), words[1:]
-    want = {**dict.fromkeys(SIMPLE, 0), **dict.fromkeys([*SQUARE_ACTIONS, *CARD_ACTIONS, *LIST_ACTIONS], 1),
-            **dict.fromkeys(SPOT_ACTIONS, 2), "teleport": 2}
-    if verb not in want:
-        raise NotationError(f"unknown action {verb!r}; the actions are: {', '.join(VERBS)}")
-    if len(args) != want[verb]:
-        raise NotationError(f"{verb!r} takes {want[verb]} argument(s), got {len(args)}")
+    if verb not in ARITY:
+        raise NotationError(f"unknown action {verb!r}; the actions are: {', '.join(sorted(ARITY))}")
+    if len(args) != ARITY[verb]:
+        raise NotationError(f"{verb!r} takes {ARITY[verb]} argument(s), got {len(args)}")
     if verb in SIMPLE:
         return SIMPLE[verb]
     if verb in SQUARE_ACTIONS:
