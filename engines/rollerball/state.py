@@ -106,13 +106,12 @@ class RollerballState(State):
 
     def apply(self, action: Action) -> tuple[RollerballState, list[Event]]:
         self.require(self.winner < 0, "the game is over")
-        head = self.tasks[0]
+        handler = RULES[self.tasks[0].kind]
+        if not isinstance(action, handler.actions):
+            raise IllegalAction(f"waiting for {self.waiting_for()}, not for {action.notation()!r}")
         if self.to_move == CHANCE:
             self.require(action in self.legal_actions(),
-                         f"{action.notation()!r} is not a card left in the deck")
-        handler = RULES[head.kind]
-        if not isinstance(action, handler.actions):
-            raise IllegalAction(f"{self.waiting_for()}: {action.notation()!r} does not fit")
+                         f"{action.notation()!r}: no such card is left in the deck")
         events: list[Event] = []
         state = handler.apply(self, action, events)
         return settle(state, events), events

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.core import NotationError
+from engines.core import IllegalAction, NotationError
 from engines.rollerball import Rollerball
 
 GAME = Rollerball({"expansion": True})
@@ -50,3 +50,11 @@ def test_bad_text_is_refused_with_a_reason(text, reason):
 def test_expansion_cards_need_the_option():
     with pytest.raises(NotationError, match="not a card"):
         Rollerball().parse("draw BK")
+
+
+def test_an_action_out_of_turn_names_what_the_game_waits_for():
+    state = Rollerball().new(["ann", "bob"])
+    with pytest.raises(IllegalAction, match="waiting for the deck to deal a card, not for 'move c5'"):
+        state.apply(Rollerball().parse("move c5"))
+    with pytest.raises(IllegalAction, match="no such card"):
+        state.apply(Rollerball({"expansion": True}).parse("draw CU"))  # not in a base deck
