@@ -92,6 +92,13 @@ def test_two_balls_on_the_y_at_once_combine():
     assert "combine" in kinds(events)
 
 
+def test_splitter_down_combines_on_the_inner_ring():
+    """Splitter Down placed to combine: a ball crossing in and a ball on the inner track that
+    reach the Y together become one."""
+    state, events = next_turn(position(cards=["SD c8-c7y"], balls=["b8", "b6"]))
+    assert squares(state) == ["c7"] and "combine" in kinds(events)
+
+
 def test_a_combining_splitter_moves_a_lone_ball_like_an_up_move():
     """Splitters: without a second ball on the Y the card is treated as a plain Up Move."""
     state, events = next_turn(position(cards=["SU c7-c8y"], balls=["b7"]))
