@@ -164,12 +164,13 @@ class RollerballState(State):
         return private_text(self, player)
 
     def announce(self, action: Action) -> str:
-        """Secret bids and cards drawn into a hand are not shown to the table."""
+        """Secret bids and drawn cards (to a hand, or a scored card not yet shown as a point)
+        are not shown to the table."""
         head = self.tasks[0]
         if isinstance(action, Bid):
             return "bid (secret)"
-        if isinstance(action, Draw) and head.kind in ("deal", "newcard"):
-            return f"draw (a card for {self.players[head.player]}'s hand)"
+        if isinstance(action, Draw):
+            return f"draw (a card for {self.players[head.player]})"
         return action.notation()
 
 
