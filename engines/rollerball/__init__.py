@@ -6,7 +6,7 @@ rules/RULINGS.md; notation, options and the engine's own rulings: docs/games/rol
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -46,7 +46,7 @@ class Rollerball(Game):
         (6, {"expansion": True, "rings": 4}),
     )
 
-    def __init__(self, options=None):
+    def __init__(self, options: Mapping[str, Any] | Any | None = None):
         super().__init__(options)
         if not 2 <= self.options.rings <= MAX_RINGS:
             raise OptionError(f"option 'rings' must be 2 to {MAX_RINGS}, not {self.options.rings}")
