@@ -68,6 +68,14 @@ def test_a_ball_over_a_workman_sends_it_home_and_costs_a_card():
     assert state.hands[1] == ("UM",) and "SU" in state.discards
 
 
+def test_a_workman_is_hit_once_even_if_two_balls_pass():
+    """Turns 1: the hit workman is back on its base at once, where the next ball cannot hit it."""
+    state, events = next_turn(position(balls=["b8", "c8"], workmen=["d3", "d8"],
+                                       hands=["", "UM SU"]))
+    assert kinds(events).count("hit") == 1
+    assert [t.kind for t in state.tasks].count("hit") == 1
+
+
 def test_a_hit_workman_with_no_cards_discards_nothing():
     """Turns 1: the discard is only if able to."""
     state, _ = next_turn(position(balls=["b8"], workmen=["d3", "c8"]))
