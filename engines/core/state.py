@@ -110,6 +110,16 @@ class State(ABC):
         """Raise AssertionError if an invariant of the game is broken (used by the tests)."""
         return None
 
+    def announce(self, action: Action) -> str:
+        """How ``action``, about to be applied here, is told to the whole table: its notation,
+        unless it hides something (a secret bid, a card drawn into a hand)."""
+        return action.notation()
+
+    def private_text(self, player: int) -> str:
+        """What only ``player`` may see (their hand of cards), as text for their own screen;
+        ``render`` shows what everyone may see. Games without hidden information: ""."""
+        return ""
+
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` may see, as JSON data; games with hidden information override it."""
         return self.to_json()

@@ -11,8 +11,11 @@ from referee.terminal import Seat, TerminalGame
 
 def register(sub) -> None:
     p = sub.add_parser("demo", help="a self-playing tour on the simulated table")
-    p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--max-actions", type=int, default=3000, help="stop a game after this many actions")
+    # Random bots make Rocketball games of wildly different lengths (tens to tens of thousands
+    # of actions); this seed gives a watchable one (2-1 in under 300 actions), and the cap
+    # keeps any other seed under a minute.
+    p.add_argument("--seed", type=int, default=2031)
+    p.add_argument("--max-actions", type=int, default=50_000, help="stop a game after this many actions")
     p.add_argument("--quiet", action="store_true", help="only the summary")
     p.set_defaults(run=run)
 
