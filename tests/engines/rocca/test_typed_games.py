@@ -44,7 +44,7 @@ def test_four_player_game_typed_to_a_winner(monkeypatch, capsys, tmp_path):
     assert status == 0
     assert out.index("in hand 4") < out.index("outcome>"), "the position shows before the first drop"
     assert "not allowed: a clear needs exactly 2 pieces on the board, not 4" in out
-    assert "Dev>   shoot, stop\n" in out
+    assert "Dev>   2 legal action(s):\n  shoot, stop\n" in out
     assert "Cleo deals the pieces won this turn (2) one at a time from the left: Dev 1, Ada 1." in out
     assert "Ada announces 14 pieces and wins!" in out
     assert out.rstrip().endswith("Ada wins with 14 pieces.\nrecord saved to " + str(record))
