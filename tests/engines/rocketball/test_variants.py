@@ -10,7 +10,7 @@ import pytest
 from engines.core import IllegalAction
 from engines.rocketball import Rocketball
 from engines.rocketball.actions import Place, Reverse
-from engines.rocketball.board import CENTRE, Dir
+from engines.rocketball.board import CENTRE, EDGE, NEAR_GOAL, Dir
 from engines.rocketball.chips import Kind
 from engines.rocketball.state import Phase
 
@@ -414,3 +414,21 @@ def test_assault_a_chip_the_other_player_just_rotated_may_not_be_rotated():
     st, _ = play(assault(balls=("b4 E", "f8 W"), chips={"c2": "vortex N"}), "roll 1", "roll 1", "rotate c2 cw")
     with pytest.raises(IllegalAction, match="rotated by the other player"):
         play(st, "rotate c2 cw")
+
+
+def test_two_squares_diagonally_from_a_goal_is_not_too_close():
+    """"(two spaces away diagonally is OK)": a10 is exactly two diagonal steps from the North
+    goal's c square, so only its wall keeps special chips off it; b10 to f10 are too close."""
+    assert sq("a10") not in NEAR_GOAL and sq("a10") in EDGE
+    assert sq("g2") not in NEAR_GOAL
+    assert {sq("b10"), sq("c10"), sq("d10"), sq("e10"), sq("f10"), sq("c11")} <= NEAR_GOAL
+    assert sq("c9") not in NEAR_GOAL
+
+
+def test_a_mogul_landing_resolves_a_bumper_there():
+    """Moguls: "Resolve the effect of any chip in that square" - a bumper there asks for its roll."""
+    st = position({"moguls": True, "bumpers": True}, chips={"d7": "mogul", "d10": "bumper"})
+    st, _ = play(st, "roll 4")
+    assert st.balls[0].square == sq("d10") and st.phase is Phase.CHIP_ROLL
+    st, _ = play(st, "roll 1")
+    assert st.balls[0].facing is Dir.E and st.balls[0].square == sq("d10"), "no moves left after landing"
