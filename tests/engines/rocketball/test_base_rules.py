@@ -317,3 +317,11 @@ def test_an_illegal_action_names_what_the_game_waits_for():
     """A player typing out of turn gets a sentence saying what comes next."""
     with pytest.raises(IllegalAction, match="start roll"):
         play(Rocketball().new(), "place c4 N")
+
+
+@pytest.mark.parametrize("action", [Roll(0), Roll(6), Place(77, Dir.N), Place(-1, Dir.N)])
+def test_actions_built_in_code_out_of_range_are_refused_cleanly(action):
+    """A die value or square that does not exist is an IllegalAction, never a crash."""
+    st = position(phase=Phase.ACT, hand="vortex") if isinstance(action, Place) else position()
+    with pytest.raises(IllegalAction):
+        st.apply(action)
