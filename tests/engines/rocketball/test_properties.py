@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from engines.rocketball import Rocketball
 from engines.rocketball.board import DIRS, SQUARES
 from engines.rocketball.chips import Kind
 from engines.rocketball.placement import drift_problem, drifts, free_squares, placement_problem
+from engines.rocketball.state import Phase
 
 OPTIONS = st.fixed_dictionaries(
     {},
@@ -61,6 +63,11 @@ def test_random_legal_play_never_raises_and_conserves_chips(options, seed):
     for s in states:
         s.check()
         assert s.to_move is None or s.legal_actions()
+        if s.phase is Phase.DRAW:
+            total = s.bag.total
+            assert {a.kind: p for a, p in s.chance_outcomes()} == {
+                k: Fraction(s.bag[k], total) for k in Kind if s.bag[k]
+            }, "a draw is as likely as the kind's share of the chips left"
     assert states[-1].bag.total <= start.total
 
 

@@ -432,3 +432,20 @@ def test_a_mogul_landing_resolves_a_bumper_there():
     assert st.balls[0].square == sq("d10") and st.phase is Phase.CHIP_ROLL
     st, _ = play(st, "roll 1")
     assert st.balls[0].facing is Dir.E and st.balls[0].square == sq("d10"), "no moves left after landing"
+
+
+def test_assault_two_points_win_as_in_the_base_game():
+    """RULINGS: Assault! is scored as the base game; two points win."""
+    st, _ = play(assault(balls=("d2 S", "b8 E"), score=(1, 0)), "roll 2", "roll 1")
+    assert st.is_over and st.result.winners == (0,)
+
+
+def test_assault_with_tug_of_war_scores_in_your_own_goal():
+    """Tug-of-War combined with Assault!: your ball in your own goal scores; in the other
+    goal it restarts."""
+    st = position({"assault": True, "tug_of_war": "on"}, ball=(make_ball("d10 N", "c11"), make_ball("d2 S", "e1")))
+    st, _ = play(st, "roll 3", "roll 1")
+    assert st.score == (1, 0)
+    st = position({"assault": True, "tug_of_war": "on"}, ball=(make_ball("d2 S", "c11"), "b6 E"))
+    st, _ = play(st, "roll 2", "roll 1")
+    assert st.score == (0, 0) and st.balls[0].square == sq("c11")
