@@ -12,6 +12,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from .board import COLS, GOAL_COLS, ROWS, Dir, at, name, wall_arrow
+from .state import Phase
 
 if TYPE_CHECKING:
     from .state import RocketballState
@@ -54,8 +55,6 @@ def render(st: RocketballState) -> str:
 
 def _notes(st: RocketballState) -> list[str]:
     """The lines under the field: legend, score, windbag count, what the game waits for."""
-    from .state import Phase
-
     opts = st.options
     lines = [LEGEND + ("n/s=balls" if len(st.balls) == 2 else "@=ball")]
     north, south = st.players

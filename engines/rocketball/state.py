@@ -135,12 +135,12 @@ class RocketballState(State):
         return []
 
     def apply(self, action: Action) -> tuple[RocketballState, list[Event]]:
-        from .turn import Turn
+        from .turn import Turn  # turn.py builds on this module, so it is imported when used
 
         return Turn(self).apply(action)
 
     def render(self) -> str:
-        from .render import render
+        from .render import render  # likewise builds on this module
 
         return render(self)
 
