@@ -46,9 +46,15 @@ class Dir(enum.Enum):
     def delta(self) -> tuple[int, int]:
         return _DELTA[self]
 
+    @property
+    def arrow(self) -> str:
+        """The direction drawn as one character, for the text board."""
+        return _ARROW[self]
+
 
 _ORDER = (Dir.N, Dir.E, Dir.S, Dir.W)
 _DELTA = {Dir.N: (-1, 0), Dir.E: (0, 1), Dir.S: (1, 0), Dir.W: (0, -1)}
+_ARROW = {Dir.N: "^", Dir.E: ">", Dir.S: "v", Dir.W: "<"}
 DIRS = _ORDER
 
 

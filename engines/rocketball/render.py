@@ -9,15 +9,10 @@
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING
 
 from .board import COLS, GOAL_COLS, ROWS, Dir, at, name, wall_arrow
-from .state import Phase
+from .state import Phase, RocketballState
 
-if TYPE_CHECKING:
-    from .state import RocketballState
-
-ARROW = {Dir.N: "^", Dir.E: ">", Dir.S: "v", Dir.W: "<"}
 WIDTH = 79
 LEGEND = ".=empty ^>v<=vortex G=gust B=bumper T=twister X=barricade M=mogul "
 
@@ -27,7 +22,10 @@ def render(st: RocketballState) -> str:
     marks = ("n", "s") if len(st.balls) == 2 else ("@",)
     balls = {}
     for mark, ball in zip(marks, st.balls, strict=True):
-        balls[ball.square] = balls.get(ball.square, "") + mark + ARROW[ball.facing]
+        balls[ball.square] = balls.get(ball.square, "") + mark + ball.facing.arrow
+
+    def wall(square: int, d: Dir) -> str:
+        return wall_arrow(square, d, opts.edge_arrows, opts.end_walls).arrow
 
     def end_line(row: int, d: Dir) -> str:
         cells = []
@@ -35,7 +33,7 @@ def render(st: RocketballState) -> str:
             if col in GOAL_COLS:
                 cells.append("====")
             else:
-                cells.append(f" {ARROW[wall_arrow(at(row, col), d, opts.edge_arrows, opts.end_walls)]}  ")
+                cells.append(f" {wall(at(row, col), d)}  ")
         return "       " + " ".join(cells)
 
     lines = ["        " + "    ".join("abcdefg"), end_line(0, Dir.N) + "   North goal"]
@@ -46,8 +44,8 @@ def render(st: RocketballState) -> str:
             chip = st.board[square]
             glyph = chip.glyph() if chip else "."
             cells.append(glyph.rjust(2) + balls.get(square, "").ljust(2))
-        west = ARROW[wall_arrow(at(row, 0), Dir.W, opts.edge_arrows, opts.end_walls)]
-        east = ARROW[wall_arrow(at(row, COLS - 1), Dir.E, opts.edge_arrows, opts.end_walls)]
+        west = wall(at(row, 0), Dir.W)
+        east = wall(at(row, COLS - 1), Dir.E)
         lines.append(f"{ROWS - row:>4} {west} " + " ".join(cells) + f" {east}")
     lines.append(end_line(ROWS - 1, Dir.S) + "   South goal")
     return "\n".join(lines + [wrapped for line in _notes(st) for wrapped in textwrap.wrap(line, WIDTH)])
