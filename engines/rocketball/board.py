@@ -166,4 +166,6 @@ def ring(square: int) -> tuple[int, ...]:
 
 RINGS = tuple(ring(s) for s in range(SQUARES))
 NEIGHBOURS = tuple(_neighbours(s) for s in range(SQUARES))
+STEPS = tuple(tuple(NEIGHBOURS[s][d] for d in _ORDER) for s in range(SQUARES))
+"""``STEPS[square][k]``: the neighbour toward ``DIRS[k]`` (or None); no enum hashing in hot loops."""
 NAMES = tuple(f"{'abcdefg'[s % COLS]}{ROWS - s // COLS}" for s in range(SQUARES))

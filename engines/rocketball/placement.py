@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from .board import CENTRE, DIRS, EDGE, NEAR_GOAL, NEIGHBOURS, RINGS, SQUARES, Dir, name, neighbour
+from .board import CENTRE, DIRS, EDGE, NEAR_GOAL, RINGS, SQUARES, STEPS, Dir, name, neighbour
 from .chips import DIRECTED, NEIGHBOUR_SHY, SPECIAL, Chip, Kind
 
 Board = Sequence[Chip | None]
@@ -84,7 +84,12 @@ def rotation_problem(
 
 
 def rotatable(board: Board, balls: Collection[int], forbidden: Collection[int]) -> list[int]:
-    return [s for s in range(SQUARES) if board[s] is not None and rotation_problem(board, balls, s, forbidden) is None]
+    """Every square ``rotation_problem`` accepts."""
+    return [
+        s
+        for s, chip in enumerate(board)
+        if chip is not None and chip.kind in DIRECTED and s not in balls and s not in forbidden
+    ]
 
 
 def drift_problem(board: Board, balls: Collection[int], square: int, way: Dir) -> str | None:
@@ -108,11 +113,11 @@ def drifts(board: Board, balls: Collection[int]) -> list[tuple[int, Dir]]:
     """Every drift ``drift_problem`` accepts; only chips with a vacant neighbour are examined."""
     moves = []
     for s in range(SQUARES):
-        if board[s] is None or s in balls:
+        chip = board[s]
+        if chip is None or s in balls:
             continue
-        for d in DIRS:
-            target = NEIGHBOURS[s][d]
+        for d, target in zip(DIRS, STEPS[s], strict=True):
             if target is not None and board[target] is None and target not in balls:
-                if placement_problem(board, balls, target, board[s].kind, moving_from=s) is None:
+                if placement_problem(board, balls, target, chip.kind, moving_from=s) is None:
                     moves.append((s, d))
     return moves

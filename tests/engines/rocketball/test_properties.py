@@ -16,7 +16,14 @@ from engines.core.records import new_record, read_record, replay
 from engines.rocketball import Rocketball
 from engines.rocketball.board import DIRS, SQUARES
 from engines.rocketball.chips import Kind
-from engines.rocketball.placement import drift_problem, drifts, free_squares, placement_problem
+from engines.rocketball.placement import (
+    drift_problem,
+    drifts,
+    free_squares,
+    placement_problem,
+    rotatable,
+    rotation_problem,
+)
 from engines.rocketball.state import Phase
 
 OPTIONS = st.fixed_dictionaries(
@@ -85,7 +92,7 @@ def test_a_played_game_replays_identically(options, seed):
 
 
 @given(options=OPTIONS, seed=st.integers(0, 2**32 - 1))
-def test_the_listed_placements_and_drifts_are_exactly_the_ones_apply_accepts(options, seed):
+def test_the_listed_placements_rotations_and_drifts_are_exactly_the_ones_apply_accepts(options, seed):
     """The legal-action lists use fast sweeps; they must agree square by square with the
     checks that produce the refusal messages."""
     _, states = random_game(options, seed, steps=150)
@@ -97,3 +104,7 @@ def test_the_listed_placements_and_drifts_are_exactly_the_ones_apply_accepts(opt
         slow_drifts = [(q, d) for q in range(SQUARES) for d in DIRS
                        if s.board[q] is not None and drift_problem(s.board, balls, q, d) is None]
         assert drifts(s.board, balls) == slow_drifts
+        forbidden = s.no_rotate() if s.phase is Phase.ACT else frozenset()
+        slow_rotations = [q for q in range(SQUARES) if s.board[q] is not None
+                          and rotation_problem(s.board, balls, q, forbidden) is None]
+        assert rotatable(s.board, balls, forbidden) == slow_rotations
