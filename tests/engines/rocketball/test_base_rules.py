@@ -105,7 +105,7 @@ def test_a_goal_resets_the_field_and_asks_for_a_new_start_roll():
     assert st.balls[0].facing is Dir.W and st.windbag == 1
 
 
-def test_the_first_player_with_two_points_wins():
+def test_reaching_two_points_wins_the_game():
     """"Winning": two points win the game, and nothing can be played after it."""
     st, _ = play(position(ball="d10 N", score=(1, 1)), "roll 2")
     assert st.is_over and st.result.winners == (1,)
@@ -241,7 +241,7 @@ def test_the_chip_under_the_rocketball_may_not_be_rotated():
 def test_the_chip_the_other_player_rotated_last_turn_may_not_be_rotated():
     """Rotating: the opponent's latest rotation cannot be turned on the very next turn."""
     st = act(chips={"c4": "vortex N", "e4": "vortex S"}, last_rotated=(None, sq("c4")))
-    with pytest.raises(IllegalAction, match="rotated by the other player"):
+    with pytest.raises(IllegalAction, match="the other player just turned it"):
         play(st, "rotate c4 cw")
     assert st.rotatable() == [sq("e4")]
     assert "may not rotate: c4" in st.render()

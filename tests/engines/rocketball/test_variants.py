@@ -407,14 +407,14 @@ def test_assault_the_holder_acts_first_then_the_other_player_then_the_bag_passes
 def test_assault_a_chip_placed_this_turn_may_not_be_rotated():
     """Assault!: a chip laid during the current round cannot be turned in that round."""
     st, _ = play(assault(balls=("b4 E", "f8 W")), "roll 1", "roll 1", "place c2 N")
-    with pytest.raises(IllegalAction, match="placed this turn"):
+    with pytest.raises(IllegalAction, match="laid this round"):
         play(st, "rotate c2 cw")
 
 
 def test_assault_a_chip_the_other_player_just_rotated_may_not_be_rotated():
     """Assault!: the opponent's latest rotation cannot be turned back straight away either."""
     st, _ = play(assault(balls=("b4 E", "f8 W"), chips={"c2": "vortex N"}), "roll 1", "roll 1", "rotate c2 cw")
-    with pytest.raises(IllegalAction, match="rotated by the other player"):
+    with pytest.raises(IllegalAction, match="the other player just turned it"):
         play(st, "rotate c2 cw")
 
 
