@@ -96,7 +96,7 @@ def test_the_terminal_state_is_the_replayed_state(tmp_path, options):
     game = load("rocketball", options)
     seats = [Seat("north", RandomBot(1)), Seat("south", RandomBot(2))]
     tg = TerminalGame(game, seats, seed=5, save=str(path), out=lambda s: None)
-    final = tg.play(max_actions=400)
+    final = tg.play(max_actions=150)
     again = replay(load_record(path)).final
     assert again == final and again.to_json() == final.to_json()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,6 +14,17 @@ from hypothesis import strategies as st
 from engines.core.bots import playout
 from engines.core.records import new_record, read_record, replay
 from engines.rocketball import Rocketball
+from engines.rocketball.board import DIRS, SQUARES
+from engines.rocketball.chips import Kind
+from engines.rocketball.placement import (
+    drift_problem,
+    drifts,
+    free_squares,
+    placement_problem,
+    rotatable,
+    rotation_problem,
+)
+from engines.rocketball.state import Phase
 
 OPTIONS = st.fixed_dictionaries(
     {},
@@ -58,6 +70,11 @@ def test_random_legal_play_never_raises_and_conserves_chips(options, seed):
     for s in states:
         s.check()
         assert s.to_move is None or s.legal_actions()
+        if s.phase is Phase.DRAW:
+            total = s.bag.total
+            assert {a.kind: p for a, p in s.chance_outcomes()} == {
+                k: Fraction(s.bag[k], total) for k in Kind if s.bag[k]
+            }, "a draw is as likely as the kind's share of the chips left"
     assert states[-1].bag.total <= start.total
 
 
@@ -72,3 +89,22 @@ def test_a_played_game_replays_identically(options, seed):
     assert game.from_json(json.loads(json.dumps(final.to_json()))) == final
     rerun, _ = playout(game.new(), random.Random(seed), 300)
     assert rerun == final, "same seed, same game"
+
+
+@given(options=OPTIONS, seed=st.integers(0, 2**32 - 1))
+def test_the_listed_placements_rotations_and_drifts_are_exactly_the_ones_apply_accepts(options, seed):
+    """The legal-action lists use fast sweeps; they must agree square by square with the
+    checks that produce the refusal messages."""
+    _, states = random_game(options, seed, steps=150)
+    for s in states[::5]:
+        balls = s.ball_squares
+        for kind in Kind:
+            slow = [q for q in range(SQUARES) if placement_problem(s.board, balls, q, kind) is None]
+            assert free_squares(s.board, balls, kind) == slow, kind
+        slow_drifts = [(q, d) for q in range(SQUARES) for d in DIRS
+                       if s.board[q] is not None and drift_problem(s.board, balls, q, d) is None]
+        assert drifts(s.board, balls) == slow_drifts
+        forbidden = s.no_rotate() if s.phase is Phase.ACT else frozenset()
+        slow_rotations = [q for q in range(SQUARES) if s.board[q] is not None
+                          and rotation_problem(s.board, balls, q, forbidden) is None]
+        assert rotatable(s.board, balls, forbidden) == slow_rotations
