@@ -13,6 +13,7 @@ GAMES: dict[str, str] = {
     "rocketball": "engines.rocketball:Rocketball",
     "stoneball": "engines.stoneball:Stoneball",
     "rocca": "engines.rocca:Rocca",
+    "rollerball-ii": "engines.rollerball_ii:RollerballII",
 }
 
 
