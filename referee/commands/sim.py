@@ -1,0 +1,66 @@
+"""``tabletop sim rollerball-ii --matches N --seed S``: whole simulated matches, season totals.
+
+The referee rolls every die and draws every FAC with a seeded RNG; both coaches are the plain
+simulation coach (engines/rollerball_ii/coach.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+from engines.core import OptionError
+from engines.core.registry import load
+from referee.cli import UserError
+from referee.terminal import parse_option_pairs
+
+SIMULATED = ["rollerball-ii"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser("sim", help="simulate whole matches and print season totals")
+    p.add_argument("game", choices=SIMULATED)
+    p.add_argument("--matches", type=int, default=10, help="how many matches (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the referee's dice and cards")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--players", default="home,visitors", help="the two team names, home first")
+    p.add_argument("--sheet", action="store_true", help="print every match's scoresheet")
+    p.add_argument("--json", metavar="FILE", help="write the season totals and scoresheets as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from engines.rollerball_ii.scoresheet import scoresheet, scoresheet_text
+    from engines.rollerball_ii.season import Season, play_match
+
+    if args.matches < 1:
+        raise UserError("--matches must be at least 1")
+    players = [p.strip() for p in args.players.split(",")]
+    try:
+        game = load(args.game, parse_option_pairs(args.option))
+        game.check_players(players)
+    except (OptionError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+    rng = random.Random(args.seed)
+    season = Season((players[0], players[1]))
+    sheets = []
+    started = time.perf_counter()
+    for i in range(args.matches):
+        final, actions = play_match(game, rng, players)
+        season.add(final)
+        print(f"match {i + 1}: {final.result.text} ({actions} actions)")
+        if args.sheet:
+            print(scoresheet_text(final) + "\n")
+        if args.json:
+            sheets.append(scoresheet(final))
+    elapsed = time.perf_counter() - started
+    print(season.text())
+    print(f"{args.matches} matches in {elapsed:.1f} s")
+    if args.json:
+        try:
+            with open(args.json, "w") as f:
+                json.dump({"season": season.to_json(), "matches": sheets}, f, indent=1)
+        except OSError as exc:
+            raise UserError(f"cannot write {args.json}: {exc.strerror}") from None
+    return 0
