@@ -9,6 +9,7 @@ The schema is documented in docs/games/rollerball-ii.md.
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -35,6 +36,18 @@ UNTIL = ("new_ball", "period", "match")
 
 class DataError(ValueError):
     """A data file that breaks the schema; the message names file, item and field."""
+
+
+def stamp(*paths: str) -> tuple:
+    """A file's identity for the caches: a file edited on disk is read again."""
+    out = []
+    for path in paths:
+        try:
+            info = os.stat(path)
+            out.append((info.st_mtime_ns, info.st_size))
+        except OSError:
+            out.append(None)
+    return tuple(out)
 
 
 def read(path: str | Path) -> dict[str, Any]:
@@ -97,11 +110,12 @@ def _check_row(where: str, position: str, side: str, row: Any) -> dict[Act, int]
 
 
 def load_tables(path: str | None = None) -> Tables:
-    return _load_tables(str(path or DATA / "tables.toml"))
+    path = str(path or DATA / "tables.toml")
+    return _load_tables(path, stamp(path))
 
 
 @cache
-def _load_tables(path: str) -> Tables:
+def _load_tables(path: str, _stamp: tuple) -> Tables:
     data = read(path)
     rows = {}
     for pos in POSITIONS:
@@ -162,11 +176,12 @@ class GameCard:
 
 
 def load_game_card(path: str | None = None) -> GameCard:
-    return _load_game_card(str(path or DATA / "game_card.toml"))
+    path = str(path or DATA / "game_card.toml")
+    return _load_game_card(path, stamp(path))
 
 
 @cache
-def _load_game_card(path: str) -> GameCard:
+def _load_game_card(path: str, _stamp: tuple) -> GameCard:
     data = read(path)
     minutes = data.get("penalty_minutes")
     if not isinstance(minutes, list) or not minutes or not all(isinstance(m, int) and m > 0 for m in minutes):
@@ -333,12 +348,13 @@ class _Checker:
 
 
 def load_deck(path: str | None = None, card_path: str | None = None) -> tuple[Card, ...]:
-    return _load_deck(str(path or DATA / "deck.json"), str(card_path or DATA / "game_card.toml"))
+    path, card_path = str(path or DATA / "deck.json"), str(card_path or DATA / "game_card.toml")
+    return _load_deck(path, card_path, stamp(path, card_path))
 
 
 @cache
-def _load_deck(path: str, card_path: str) -> tuple[Card, ...]:
-    minutes = _load_game_card(card_path).penalty_minutes
+def _load_deck(path: str, card_path: str, _stamp: tuple) -> tuple[Card, ...]:
+    minutes = load_game_card(card_path).penalty_minutes
     cards = read(path).get("deck")
     if not isinstance(cards, list) or not cards:
         raise DataError(f"{path}: 'deck' must be a list of cards")

@@ -11,10 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from .data import EXPERIENCE, POSITIONS, SLOTS, DataError, Tables, read
+from .data import EXPERIENCE, POSITIONS, SLOTS, DataError, Tables, read, stamp
 from .matrix import CODES, LETTER, Act
 
 LINEUP_NEEDS = {"biker": 3, "skater": 4, "catcher": 2}
@@ -83,7 +82,7 @@ def generate_team(name: str, tables: Tables, seed: int) -> Team:
 
 
 def load_team(path: str) -> Team:
-    return _load_team(str(Path(path)))
+    return _load_team(str(path), stamp(str(path)))
 
 
 def _column(where: str, value: Any, position: str, side: str) -> str:
@@ -109,7 +108,7 @@ def _column(where: str, value: Any, position: str, side: str) -> str:
 
 
 @cache
-def _load_team(path: str) -> Team:
+def _load_team(path: str, _stamp: tuple) -> Team:
     data = read(path)
     name = data.get("team")
     if not isinstance(name, str) or not name:
