@@ -148,6 +148,7 @@ def substitute(st, ev, slot: str, number: int):
     team = st.play.team
     old = st.at(team, slot)
     st = set_slot(st, team, slot, number)
+    st = replace(st, play=replace(st.play, subbed=st.play.subbed + (slot,)))
     new = st.teams[team].player(number)
     ev.append(Event("sub", f"{st.players[team]}: {new.label} into {slot}"
                            + (f" for {old.label}" if old else ""), {"team": team}))

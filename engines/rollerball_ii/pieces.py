@@ -25,6 +25,8 @@ class Play:
     """The one die rolled counts for both sides (a breakaway, a defensive Biker's result)."""
     may_card: bool = False
     """Just caught a fired ball: the coach may read a new FAC's ACTION instead of rolling."""
+    subbed: tuple[str, ...] = ()
+    """Slots already changed before this roll (changing one twice would be one change)."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from .data import SLOTS, Card, GameCard, load_deck, load_game_card
 from .matrix import Act
 from .notation import Dice, Die, Draw, NewCard, Pick, Roll, Sub
 from .pieces import Boxed, Line, Out, Pending, Play
-from .teams import RANK, Player, Team, fits, slot_kind
+from .teams import RANK, Player, Team, fits, may_fill
 
 SIDES = ("home", "visitors")
 
@@ -87,21 +87,16 @@ class MatchState(State):
         away |= {o.number for o in self.out if o.team == team}
         return [p for p in self.teams[team].players if p.number not in away]
 
-    def can_fill(self, team: int, slot: str, player: Player, bench: list[Player]) -> bool:
-        """Position rules: a Skater takes a Catcher slot only when no Catcher is free (rule
-        text, Game setup: he then never catches a fired ball)."""
-        if not fits(player, slot):
-            return False
-        if slot_kind(slot) == "catcher" and player.position == "skater":
-            return not any(p.position == "catcher" for p in bench)
-        return True
-
     def substitutions(self) -> list[Sub]:
-        """Free substitution for the team in possession, never for the ball handler."""
-        team, handler = self.play.team, self.play.handler
+        """Free substitution for the team in possession, never for the ball handler; each slot
+        once before the roll. A Skater takes a Catcher slot only when no Catcher is free (rule
+        text, Game setup: he then never catches a fired ball)."""
+        play = self.play
+        team = play.team
         bench = self.bench(team)
-        return [Sub(slot, p.number) for slot in SLOTS if slot != handler and not self.blocked(team, slot)
-                for p in bench if self.can_fill(team, slot, p, bench)]
+        catcher_free = any(p.position == "catcher" for p in bench)
+        slots = [s for s in SLOTS if s != play.handler and s not in play.subbed and not self.blocked(team, s)]
+        return [Sub(slot, p.number) for slot in slots for p in bench if may_fill(p.position, slot, catcher_free)]
 
     def pick_options(self) -> list[str]:
         play = self.play
@@ -178,7 +173,7 @@ class MatchState(State):
             expected = "the coach picks a player: " + ", ".join("pick " + s for s in self.pick_options())
         else:
             expected = ("the coach in control chooses: roll, " + ("card, " if self.play.may_card else "")
-                        + "or sub SLOT NUMBER (a free player fitting the slot; never the ball handler's)")
+                        + "or sub SLOT NUMBER (a free player fitting the slot, each slot once; never the ball handler's)")
         return f"{action.notation()} is not allowed now: {expected}"
 
     @property

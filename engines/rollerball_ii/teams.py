@@ -157,14 +157,20 @@ def team_file_data(team: Team) -> dict[str, Any]:
         for p in team.players]}
 
 
+FITS = {"B": ("biker",), "S": ("skater",), "C": ("catcher", "skater"), "X": ("skater", "catcher")}
+"""Who may stand in a slot, by the slot's letter (a Skater at Catcher only when he must be)."""
+
+
 def fits(player: Player, slot: str) -> bool:
-    """Whether a player may fill a lineup slot (Skaters in a Catcher slot: see ``bench_for``)."""
-    kind = slot_kind(slot)
-    if kind == "extra":
-        return player.position in ("skater", "catcher")
-    if kind == "catcher":
-        return player.position in ("catcher", "skater")
-    return player.position == kind
+    return player.position in FITS[slot[0]]
+
+
+def may_fill(position: str, slot: str, catcher_free: bool) -> bool:
+    """A substitute's position fits the slot; a Skater goes to a Catcher slot only when no
+    Catcher is free (rule text, Game setup)."""
+    if slot[0] == "C" and position == "skater":
+        return not catcher_free
+    return position in FITS[slot[0]]
 
 
 def starting_lineup(team: Team, extra: str) -> tuple[int | None, ...]:
