@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from ..core import Event
 from .data import SECTION_TITLES
+from .describe import describe
 from .effects import NeedRoll, read, set_slot, update_line
 from .matrix import DESCRIPTION, Act, Outcome, outcome
 from .notation import Dice, Die, Draw, NewCard, Pick, Roll, Sub
@@ -93,7 +94,7 @@ def draw_card(st, card: int, ev):
     st = replace(st, facs=st.facs + 1, period_facs=st.period_facs + 1, seen=st.seen + (card,))
     section = st.cards[card - 1].sections[st.reading]
     ev.append(Event("fac", f"FAC {card} ({st.period_facs}/{st.facs_per_period}), "
-                           f"{SECTION_TITLES[st.reading]}: {section.flavour}",
+                           f"{SECTION_TITLES[st.reading]}: {section.flavour} [{describe(section.effects)}]",
                     {"card": card, "section": st.reading}))
     return read_section(st, ev, card, st.reading, ())
 

@@ -23,7 +23,7 @@ def render(st) -> str:
         lines.append(f"  box: {st.players[b.team]} #{b.number} ({b.slot}), {left}, card {b.card}")
     for o in st.out:
         lines.append(f"  out: {st.players[o.team]} #{o.number} until {o.until.replace('_', ' ')}")
-    lines.append("  " + awaiting(st))
+    lines.append("  next: " + awaiting(st))
     return "\n".join(lines)
 
 

@@ -99,3 +99,14 @@ def test_an_injured_players_slot_can_be_filled():
     spare = next(p for p in st.bench(0) if p.position == "skater")
     st, _ = play_text(st, f"sub S3 {spare.number}")
     assert st.lineups[0][SLOTS.index("S3")] == spare.number
+
+
+def test_each_slot_changes_once_before_the_roll():
+    """Changing one slot twice in a stoppage is one change: the second is refused."""
+    st = fresh()
+    a, b = [p for p in st.bench(0) if p.position == "skater"][:2]
+    st, _ = play_text(st, f"sub S2 {a.number}")
+    with pytest.raises(IllegalAction, match="each slot once"):
+        st.apply(GAME.parse(f"sub S2 {b.number}"))
+    st, _ = play_text(st, f"sub S3 {b.number}")
+    assert st.at(0, "S3") == b
