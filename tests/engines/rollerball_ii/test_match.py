@@ -84,3 +84,23 @@ def test_sim_command_runs_matches_and_prints_season_totals(capsys, tmp_path):
 def test_sim_command_refuses_bad_options(capsys):
     assert main(["sim", "rollerball-ii", "--matches", "1", "-o", "periods=0"]) == 1
     assert "periods must be at least 1" in capsys.readouterr().err
+
+
+def test_solitaire_with_the_referee_rolling_prompts_only_for_decisions():
+    """Solitaire: the referee draws and rolls; the one player types both coaches' decisions,
+    and each prompt says what is awaited."""
+    game = RollerballII({"facs_per_period": 6, "periods": 2})
+    coach = Coach()
+    prompts: list[str] = []
+    holder: dict = {}
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return coach.choose(holder["tg"].state).notation()
+
+    tg = TerminalGame(game, [Seat("home"), Seat("visitors")], seed=9, ask=ask, out=lambda s: None)
+    holder["tg"] = tg
+    final = tg.play()
+    assert final.is_over and prompts
+    assert all(p.startswith(("home (", "visitors (")) for p in prompts)
+    assert any("has the ball" in p for p in prompts)
