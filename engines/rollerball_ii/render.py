@@ -44,7 +44,9 @@ def awaiting(st) -> str:
             return f"roll a D10 (d10 N) on the offence column of {off.label}"
         return f"roll a D10 (d10 N) on the defence column of {st.at(1 - play.team, play.def_actor).label}"
     if st.step == "pick":
-        return f"{st.players[st.to_move]} pick a player: " + ", ".join(st.pick_options())
+        why = {"biker": "the Biker whose D10 decides the play", "assist": "the Biker who gets the assist",
+               "scorer": "the Skater who scores from the pass"}[st.pick]
+        return f"{st.players[st.to_move]}: pick {why}: " + ", ".join(f"pick {s}" for s in st.pick_options())
     handler = st.at(play.team, play.handler)
     return (f"{st.players[play.team]}: {handler.label} has the ball: roll"
             + (", card" if play.may_card else "") + " or sub SLOT NUMBER")

@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
+from engines.core import StateError
 from engines.core.bots import sample_chance
 from engines.core.records import new_record, read_record, replay
 from engines.rollerball_ii import RollerballII
@@ -104,3 +107,11 @@ def test_solitaire_with_the_referee_rolling_prompts_only_for_decisions():
     assert final.is_over and prompts
     assert all(p.startswith(("home (", "visitors (")) for p in prompts)
     assert any("has the ball" in p for p in prompts)
+
+
+def test_a_broken_saved_state_is_refused_with_a_reason():
+    game = RollerballII()
+    data = game.new().to_json()
+    data["lineups"][0][0] = data["lineups"][0][3]  # the same player in two slots
+    with pytest.raises(StateError, match="not a Rollerball II match"):
+        game.from_json(data)
