@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..core import Action, Game, StateError, option
-from .data import load_deck, load_game_card, load_tables
+from .data import load_deck, load_game_card
 from .notation import parse
 from .state import MatchState
-from .teams import Team, generate_team, load_team, starting_lineup
+from .teams import starting_lineup, team_for
 
 __all__ = ["RollerballII", "MatchState"]
 
@@ -62,25 +62,18 @@ class RollerballII(Game):
         if o.facs_per_period > len(deck):
             raise ValueError(f"facs_per_period ({o.facs_per_period}) exceeds the deck's {len(deck)} cards")
 
-    def team(self, side: int, name: str) -> Team:
-        o = self.options
-        path = (o.home_roster, o.visitors_roster)[side]
-        if path:
-            return load_team(path)
-        seed = (o.home_seed, o.visitors_seed)[side]
-        return generate_team(f"{name} (generated, seed {seed})", load_tables(o.tables), seed)
-
     def new(self, players: Sequence[str] | None = None) -> MatchState:
         from .flow import new_ball
         from .pieces import Line
 
         seats = self.check_players(players if players is not None else self.default_players)
         o = self.options
-        teams = (self.team(0, seats[0]), self.team(1, seats[1]))
+        rosters = (o.home_roster or f"seed:{o.home_seed}", o.visitors_roster or f"seed:{o.visitors_seed}")
+        teams = [team_for(ref, seat, o.tables) for ref, seat in zip(rosters, seats, strict=True)]
         lineups = (starting_lineup(teams[0], o.home_extra), starting_lineup(teams[1], o.visitors_extra))
         sheet = tuple(Line(t, n) for t in (0, 1) for n in sorted(x for x in lineups[t] if x is not None))
-        state = MatchState(players=seats, teams=teams, lineups=lineups, deck=o.deck or "",
-                           game_card=o.game_card or "", periods=o.periods,
+        state = MatchState(players=seats, rosters=rosters, lineups=lineups, deck=o.deck or "",
+                           game_card=o.game_card or "", tables=o.tables or "", periods=o.periods,
                            facs_per_period=o.facs_per_period, facs_per_minute=o.facs_per_minute,
                            sheet=sheet)
         return new_ball(state, [])

@@ -17,7 +17,7 @@ from .data import SLOTS, Card, GameCard, load_deck, load_game_card
 from .matrix import Act
 from .notation import Dice, Die, Draw, NewCard, Pick, Roll, Sub
 from .pieces import Boxed, Line, Out, Pending, Play
-from .teams import RANK, Player, Team, fits, may_fill
+from .teams import RANK, Player, Team, fits, may_fill, team_for
 
 SIDES = ("home", "visitors")
 
@@ -25,12 +25,15 @@ SIDES = ("home", "visitors")
 @dataclass(frozen=True)
 class MatchState(State):
     players: tuple[str, ...]
-    teams: tuple[Team, ...]
+    rosters: tuple[str, ...]
+    """Per team, where its roster comes from: a roster file's path, or "seed:N" for one
+    generated from the player tables (``tables``). States refer to rosters, never copy them."""
     lineups: tuple[tuple[int | None, ...], ...]
     """Per team, the uniform number in each slot of ``data.SLOTS`` (None: empty)."""
     deck: str = ""
     """Path of a custom FAC deck; "" is the packaged deck (the state refers to cards by number)."""
     game_card: str = ""
+    tables: str = ""
     periods: int = 4
     facs_per_period: int = 30
     facs_per_minute: int = 2
@@ -61,6 +64,10 @@ class MatchState(State):
     @cached_property
     def cards(self) -> tuple[Card, ...]:
         return load_deck(self.deck or None, self.game_card or None)
+
+    @cached_property
+    def teams(self) -> tuple[Team, ...]:
+        return tuple(team_for(ref, seat, self.tables or None) for ref, seat in zip(self.rosters, self.players, strict=True))
 
     @cached_property
     def chart(self) -> GameCard:

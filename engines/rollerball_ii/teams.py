@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .data import EXPERIENCE, POSITIONS, SLOTS, DataError, Tables, read, stamp
+from .data import DATA, EXPERIENCE, POSITIONS, SLOTS, DataError, Tables, load_tables, read, stamp
 from .matrix import CODES, LETTER, Act
 
 LINEUP_NEEDS = {"biker": 3, "skater": 4, "catcher": 2}
@@ -79,6 +79,20 @@ def generate_team(name: str, tables: Tables, seed: int) -> Team:
                                       column_from_row(dfn, rng)))
                 number += 1
     return Team(name, tuple(players))
+
+
+def team_for(ref: str, seat: str, tables: str | None = None) -> Team:
+    """The roster a state refers to: "seed:N" generates one from the tables, anything else is
+    a roster file's path."""
+    if ref.startswith("seed:"):
+        path = str(tables or DATA / "tables.toml")
+        return _generated(seat, int(ref[5:]), path, stamp(path))
+    return load_team(ref)
+
+
+@cache
+def _generated(seat: str, seed: int, tables: str, _stamp: tuple) -> Team:
+    return generate_team(f"{seat} (generated, seed {seed})", load_tables(tables), seed)
 
 
 def load_team(path: str) -> Team:

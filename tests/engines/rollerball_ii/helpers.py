@@ -8,14 +8,32 @@ from dataclasses import replace
 from pathlib import Path
 
 from engines.rollerball_ii import RollerballII
-from engines.rollerball_ii.data import SLOTS
+from engines.rollerball_ii.data import SLOTS, load_tables
 from engines.rollerball_ii.pieces import Play
-from engines.rollerball_ii.teams import Team
+from engines.rollerball_ii.teams import Team, generate_team, team_file_data
 
-FACES = "GPABLE"
-"""Test columns: face 0 GOAL, 1 PASS, 2 ATT, 3 BKR, 4 LOSE, 5 EVT (faces 6-9 GOAL)."""
 FACE = {"GOAL": 0, "PASS": 1, "ATT": 2, "BKR": 3, "LOSE": 4, "EVT": 5}
-COLUMN = FACES + "GGGG"
+"""The face that shows each result on every player of the test rosters (PASS and BKR only
+where a card may have them)."""
+COLUMNS = {
+    "skater": ("GPABLEGGGG", "GGABLEGGGG"),
+    "catcher": ("GPABLEGGGG", "GGABLEGGGG"),
+    "biker": ("GGAGLEGGGG", "GGAGLEGGGG"),
+}
+
+
+def roster_files(tmp_path: Path) -> dict[str, str]:
+    """Roster files (loaded through the real loader) of generated teams whose columns are
+    replaced so that a face names a result: options for the two teams."""
+    options = {}
+    for side, seed in (("home", 1), ("visitors", 2)):
+        team = generate_team(side, load_tables(), seed)
+        team = Team(team.name, tuple(replace(p, offence=COLUMNS[p.position][0], defence=COLUMNS[p.position][1])
+                                     for p in team.players))
+        path = tmp_path / f"{side}.json"
+        path.write_text(json.dumps(team_file_data(team)))
+        options[f"{side}_roster"] = str(path)
+    return options
 
 
 def play_text(state, *texts):
@@ -28,15 +46,6 @@ def play_text(state, *texts):
     return state, kinds
 
 
-def with_columns(state, team: int, slot: str, offence: str = COLUMN, defence: str = COLUMN):
-    """The state with the player in ``slot`` given these columns (test-only columns)."""
-    number = state.lineups[team][SLOTS.index(slot)]
-    players = tuple(replace(p, offence=offence, defence=defence) if p.number == number else p
-                    for p in state.teams[team].players)
-    teams = tuple(Team(t.name, players) if i == team else t for i, t in enumerate(state.teams))
-    return replace(state, teams=teams)
-
-
 def empty_slot(state, team: int, slot: str):
     lineup = list(state.lineups[team])
     lineup[SLOTS.index(slot)] = None
@@ -47,15 +56,6 @@ def in_control(state, team: int = 0, slot: str = "S1", vs: str | None = None, ma
     """The coach of ``team`` about to roll, ``slot`` holding the ball against ``vs``."""
     play = Play(team, slot, vs or slot, slot, may_card=may_card)
     return replace(state, step="decide", control=team, play=play)
-
-
-def all_columns(state):
-    """Every player's columns replaced by the test column, so faces name results."""
-    for team in (0, 1):
-        for slot in SLOTS:
-            if state.at(team, slot) is not None:
-                state = with_columns(state, team, slot)
-    return state
 
 
 SECTIONS = ("action", "biker", "attack_skater", "attack_biker", "fires", "event")
@@ -82,5 +82,6 @@ def deck_file(tmp_path: Path, *cards: dict, size: int = 12) -> str:
 
 
 def game_with(tmp_path: Path, *cards: dict, **options) -> RollerballII:
+    """A game with the test rosters and, if cards are given, a small test deck."""
     options.setdefault("facs_per_period", 12)
-    return RollerballII({"deck": deck_file(tmp_path, *cards), **options})
+    return RollerballII({"deck": deck_file(tmp_path, *cards), **roster_files(tmp_path), **options})

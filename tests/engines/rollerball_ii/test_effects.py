@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from engines.rollerball_ii.data import SLOTS
 
-from .helpers import FACE, all_columns, empty_slot, game_with, in_control, play_text
+from .helpers import FACE, empty_slot, game_with, in_control, play_text
 
 GUTTER = {"fires": [{"do": "gutter"}]}
 
@@ -125,7 +125,7 @@ def test_turnover_keep_and_gutter_in_action(tmp_path):
 
 def biker_play(tmp_path, biker, dfn="GOAL"):
     """Home S1 rolls BKR against a defender's ``dfn``, then card 1's BIKER ID is read."""
-    st = all_columns(game_with(tmp_path, {"biker": biker}).new())
+    st = game_with(tmp_path, {"biker": biker}).new()
     return play_text(in_control(st), "roll", f"roll {FACE['BKR']} {FACE[dfn]}", "fac 1")
 
 
@@ -141,7 +141,7 @@ def test_biker_id_with_a_condition_and_an_absent_biker(tmp_path):
              "then": [{"do": "biker", "slot": "B1"}], "else": [{"do": "turnover"}]}]
     st, _ = biker_play(tmp_path, cond)
     assert st.control == 1 and st.reading == "action"
-    st = all_columns(game_with(tmp_path, {"biker": [{"do": "biker", "slot": "B2"}]}).new())
+    st = game_with(tmp_path, {"biker": [{"do": "biker", "slot": "B2"}]}).new()
     st = empty_slot(st, 0, "B2")
     st, _ = play_text(in_control(st), "roll", f"roll {FACE['BKR']} {FACE['GOAL']}", "fac 1")
     assert (st.reading, st.control) == ("action", 0)
@@ -151,7 +151,7 @@ def test_biker_id_with_a_condition_and_an_absent_biker(tmp_path):
 
 def attack(tmp_path, effects, key="attack_skater", **options):
     """Home S1 rolls Att against visitors' S1 rolling Att: card 1's ATTACK section is read."""
-    st = all_columns(game_with(tmp_path, {key: effects}, *[GUTTER] * 11, **options).new())
+    st = game_with(tmp_path, {key: effects}, *[GUTTER] * 11, **options).new()
     return play_text(in_control(st), "roll", f"roll {FACE['ATT']} {FACE['ATT']}", "fac 1")
 
 
@@ -244,7 +244,7 @@ def test_biker_attack_conditions_on_the_attacker(tmp_path):
     """ATTACK (BIKER), with the sample's experience condition on the attacker."""
     cond = [{"do": "if", "who": "attacker", "exp": ["star", "veteran", "rookie"],
              "then": [{"do": "turnover"}], "else": [{"do": "gutter"}]}]
-    st = all_columns(game_with(tmp_path, {"attack_biker": cond}).new())
+    st = game_with(tmp_path, {"attack_biker": cond}).new()
     st, _ = play_text(in_control(st), "roll", f"roll {FACE['GOAL']} {FACE['BKR']}", "pick B1",
                       f"d10 {FACE['ATT']}", "fac 1")
     assert st.control == 1 and st.reading == "action"
@@ -253,7 +253,7 @@ def test_biker_attack_conditions_on_the_attacker(tmp_path):
 # ------------------------------------------------------------------ EVENT
 
 def event(tmp_path, effects):
-    st = all_columns(game_with(tmp_path, {"event": effects}).new())
+    st = game_with(tmp_path, {"event": effects}).new()
     return play_text(in_control(st), "roll", f"roll {FACE['EVT']} {FACE['EVT']}", "fac 1")
 
 
