@@ -171,6 +171,17 @@ class Reader:
             else:
                 self.say("empty", f"{self.st.players[team]} have nobody at {e['slot']} to take the ball")
             return
+        if slot[0] == "C" and self.st.at(team, slot).position == "skater":
+            # GAME SETUP: what would go to a Skater standing in at Catcher goes to the opposing Catcher
+            other = self.st.at(1 - team, slot)
+            if other is None or other.position != "catcher":
+                self.say("empty", f"a Skater stands in at {slot} and no opposing Catcher is there: no change")
+                return
+            self.say("control", f"a Skater stands in at {slot}: the opposing {slot} takes the ball")
+            team = 1 - team
+            if self.flow.control is None:
+                self.flow.control = (team, slot, slot)
+            return
         if self.flow.control is None:
             self.flow.control = (team, slot, e.get("vs", slot))
 

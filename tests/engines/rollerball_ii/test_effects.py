@@ -281,3 +281,16 @@ def test_event_least_experienced_and_the_culprit(tmp_path):
     victim = st.teams[0].player(st.out[0].number)
     assert st.rank(victim) <= min(st.rank(p) for _, p in st.on_track(0))
     assert line(st, 1, slot_number(st, 1, "B1")).casualties == (victim.number,)
+
+
+def test_control_of_a_skater_standing_in_at_catcher_goes_to_the_opposing_catcher(tmp_path):
+    """GAME SETUP: results that would go to a Skater placed at Catcher go to the opposing Catcher."""
+    game = game_with(tmp_path, {}, {"action": [{"do": "control", "slot": "C2"}]})
+    st = game.new()
+    spare = next(p for p in st.bench(0) if p.position == "skater")
+    lineup = list(st.lineups[0])
+    lineup[SLOTS.index("C2")] = spare.number
+    st = replace(st, lineups=(tuple(lineup), st.lineups[1]))
+    st, _ = play_text(st, "fac 1")  # home C1 catches
+    st, _ = play_text(st, "card", "fac 2")
+    assert (st.play.team, st.play.handler, st.control) == (1, "C2", 1)
