@@ -35,6 +35,9 @@ class Options:
     periods: int = option(4, "Periods in a match (rule text: four 15-minute periods).")
     facs_per_period: int = option(30, "FACs per period (rule text: 30, half the deck).")
     facs_per_minute: int = option(2, "FACs per penalty minute (RULINGS.md: 2, so 3 min = 6 FACs).")
+    assist_previous: bool = option(
+        False, "Also credit an assist to the teammate in control on the previous FAC "
+        "(the rule text's optional Scoresheet assist).")
 
     def __post_init__(self):
         for name in ("periods", "facs_per_period", "facs_per_minute"):
@@ -75,6 +78,7 @@ class RollerballII(Game):
         state = MatchState(players=seats, rosters=rosters, lineups=lineups, deck=o.deck or "",
                            game_card=o.game_card or "", tables=o.tables or "", periods=o.periods,
                            facs_per_period=o.facs_per_period, facs_per_minute=o.facs_per_minute,
+                           assist_previous=o.assist_previous,
                            sheet=sheet)
         return new_ball(state, [])
 

@@ -51,7 +51,7 @@ def new_ball(st, ev):
     own incident caused is fired (docs/games/rollerball-ii.md)."""
     balls = st.balls + 1
     st = release(st, ev, lambda e: e.until == "new_ball" and e.ball <= balls - 2)
-    st = replace(st, balls=balls, control=None, play=None)
+    st = replace(st, balls=balls, control=None, play=None, holder=None)
     return next_card(st, ev, "fires")
 
 
@@ -91,7 +91,8 @@ def release(st, ev, due):
 
 def draw_card(st, card: int, ev):
     st = release(st, ev, lambda b: isinstance(b.until, int) and b.until <= st.facs)
-    st = replace(st, facs=st.facs + 1, period_facs=st.period_facs + 1, seen=st.seen + (card,))
+    st = replace(st, facs=st.facs + 1, period_facs=st.period_facs + 1, seen=st.seen + (card,),
+                 previous=st.holder)
     section = st.cards[card - 1].sections[st.reading]
     ev.append(Event("fac", f"FAC {card} ({st.period_facs}/{st.facs_per_period}), "
                            f"{SECTION_TITLES[st.reading]}: {section.flavour} [{describe(section.effects)}]",
@@ -136,13 +137,15 @@ def after_reading(st, ev, section: str, flow):
     if flow.turnover:
         team = 1 - team
         ev.append(Event("turnover", f"{st.players[team]} now in control"))
+        st = replace(st, holder=None)
     return next_card(replace(st, control=team, play=None), ev, "action")
 
 
 # ------------------------------------------------------------------ the coach in control
 
 def decide(st, ev, play: Play):
-    return replace(st, step="decide", control=play.team, play=play)
+    holder = (play.team, st.at(play.team, play.handler).number)
+    return replace(st, step="decide", control=play.team, play=play, holder=holder)
 
 
 def substitute(st, ev, slot: str, number: int):
@@ -197,7 +200,7 @@ def resolve(st, ev):
         return next_card(replace(st, play=None), ev, "action")
     if result is Outcome.TURNOVER:
         ev.append(Event("turnover", f"{st.players[1 - team]} now in control"))
-        return next_card(replace(st, play=None, control=1 - team), ev, "action")
+        return next_card(replace(st, play=None, control=1 - team, holder=None), ev, "action")
     if result in (Outcome.BIKER_VS_BIKER, Outcome.BIKER_TOW):
         return next_card(st, ev, "biker")
     if result is Outcome.ATTACK:
@@ -210,7 +213,8 @@ def resolve(st, ev):
         present = st.at(team, stealer) is not None
         new = Play(1 - team, stealer, stealer, stealer, stealer if present else None,
                    dfn="" if present else Act.EMPTY.value, dice="off", matched=present)
-        return replace(st, step="roll", control=1 - team, play=new)
+        return replace(st, step="roll", control=1 - team, play=new,
+                       holder=(1 - team, st.at(1 - team, stealer).number))
     kind = {Outcome.DEFENSIVE_BIKER: "biker", Outcome.BIKER_GOAL: "assist", Outcome.PASS_GOAL: "scorer"}[result]
     st = replace(st, step="pick", pick=kind)
     options = st.pick_options()
@@ -259,8 +263,13 @@ def goal(st, ev, team: int, scorer_slot: str, assist_slot: str | None):
     ordinal = st.goals(team)
     st = update_line(st, team, scorer.number, lambda ln: replace(ln, goals=ln.goals + (ordinal,)))
     text = f"GOAL {st.players[team]}: {scorer.label}"
-    if assist_slot is not None:
-        helper = st.at(team, assist_slot)
+    helpers = [] if assist_slot is None else [st.at(team, assist_slot)]
+    if st.assist_previous and st.previous and st.previous[0] == team:
+        # Scoresheet, Assists: optionally the teammate in control on the previous FAC
+        before = st.teams[team].player(st.previous[1])
+        if before != scorer and before not in helpers:
+            helpers.append(before)
+    for helper in helpers:
         st = update_line(st, team, helper.number, lambda ln: replace(ln, assists=ln.assists + 1))
         text += f", assist {helper.label}"
     ev.append(Event("goal", f"{text}. {st.players[0]} {st.goals(0)}, {st.players[1]} {st.goals(1)}",

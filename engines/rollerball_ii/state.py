@@ -37,6 +37,7 @@ class MatchState(State):
     periods: int = 4
     facs_per_period: int = 30
     facs_per_minute: int = 2
+    assist_previous: bool = False
     step: str = "draw"
     reading: str = "fires"
     period: int = 1
@@ -48,6 +49,10 @@ class MatchState(State):
     balls: int = 0
     """New balls fired so far."""
     control: int | None = None
+    holder: tuple[int, int] | None = None
+    """(team, number) of the player in control, kept while his team keeps the ball."""
+    previous: tuple[int, int] | None = None
+    """``holder`` as it was when the last FAC was drawn: in control on the previous FAC."""
     play: Play | None = None
     pick: str = ""
     """What a ``pick`` step chooses: "biker" (defence), "scorer" or "assist" (offence)."""

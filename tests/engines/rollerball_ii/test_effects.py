@@ -294,3 +294,13 @@ def test_control_of_a_skater_standing_in_at_catcher_goes_to_the_opposing_catcher
     st, _ = play_text(st, "fac 1")  # home C1 catches
     st, _ = play_text(st, "card", "fac 2")
     assert (st.play.team, st.play.handler, st.control) == (1, "C2", 1)
+
+
+def test_optional_assist_for_the_teammate_in_control_on_the_previous_fac(tmp_path):
+    """SCORESHEET, Assists: optionally the teammate in control on the previous FAC assists."""
+    for credit in (False, True):
+        st = game_with(tmp_path, assist_previous=credit).new()
+        st, _ = play_text(st, "fac 1", "card", "fac 2", "roll", f"roll {FACE['GOAL']} {FACE['GOAL']}")
+        catcher = line(st, 0, slot_number(st, 0, "C1"))
+        assert st.goals(0) == 1 and line(st, 0, slot_number(st, 0, "S1")).goals == (1,)
+        assert catcher.assists == (1 if credit else 0)
