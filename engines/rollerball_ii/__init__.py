@@ -54,7 +54,8 @@ class RollerballII(Game):
     default_players = ("home", "visitors")
     sample_setups = (
         (2, {"facs_per_period": 10}),
-        (2, {"periods": 2, "facs_per_period": 14, "home_extra": "catcher", "facs_per_minute": 1}),
+        (2, {"periods": 2, "facs_per_period": 14, "home_extra": "catcher", "facs_per_minute": 1,
+             "assist_previous": True}),
     )
 
     def __init__(self, options=None):

@@ -8,7 +8,7 @@ twice. ``Reader.flow`` says where the game goes next (flow.py acts on it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core import Event
@@ -34,7 +34,6 @@ class Flow:
     control: tuple[int, str, str] | None = None
     biker: str | None = None
     turnover: bool = False
-    notes: list[str] = field(default_factory=list)
 
 
 UNTIL_TEXT = {"new_ball": "until the next new ball", "period": "for the rest of the period",
