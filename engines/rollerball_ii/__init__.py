@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..core import Action, Game, StateError, option
+from ..core import Action, Game, IllegalAction, StateError, option
 from .data import load_deck, load_game_card
 from .notation import parse
 from .state import MatchState
@@ -29,6 +29,9 @@ class Options:
     visitors_seed: int = option(2, "Seed that generates the visitors' roster.")
     home_extra: Literal["skater", "catcher"] = option("skater", "The home lineup's extra player.")
     visitors_extra: Literal["skater", "catcher"] = option("skater", "The visitors' extra player.")
+    home_unavailable: tuple[int, ...] = option(
+        (), "Uniform numbers of home players who miss this match (injured in an earlier one).")
+    visitors_unavailable: tuple[int, ...] = option((), "Visiting players who miss this match.")
     tables: str | None = option(None, "Player tables file; null: the packaged tables.")
     deck: str | None = option(None, "FAC deck file; null: the packaged 60-card deck.")
     game_card: str | None = option(None, "Penalty/Matrix card file; null: the packaged card.")
@@ -68,18 +71,25 @@ class RollerballII(Game):
 
     def new(self, players: Sequence[str] | None = None) -> MatchState:
         from .flow import new_ball
-        from .pieces import Line
+        from .pieces import Line, Out
 
         seats = self.check_players(players if players is not None else self.default_players)
         o = self.options
         rosters = (o.home_roster or f"seed:{o.home_seed}", o.visitors_roster or f"seed:{o.visitors_seed}")
         teams = [team_for(ref, seat, o.tables) for ref, seat in zip(rosters, seats, strict=True)]
-        lineups = (starting_lineup(teams[0], o.home_extra), starting_lineup(teams[1], o.visitors_extra))
+        missing = (o.home_unavailable, o.visitors_unavailable)
+        for team, numbers in zip(teams, missing, strict=True):
+            unknown = sorted(set(numbers) - {p.number for p in team.players})
+            if unknown:
+                raise IllegalAction(f"{team.name} has no player #{unknown[0]} to leave out")
+        lineups = (starting_lineup(teams[0], o.home_extra, missing[0]),
+                   starting_lineup(teams[1], o.visitors_extra, missing[1]))
         sheet = tuple(Line(t, n) for t in (0, 1) for n in sorted(x for x in lineups[t] if x is not None))
+        out = tuple(Out(t, n, "match", 0) for t in (0, 1) for n in sorted(set(missing[t])))
         state = MatchState(players=seats, rosters=rosters, lineups=lineups, deck=o.deck or "",
                            game_card=o.game_card or "", tables=o.tables or "", periods=o.periods,
                            facs_per_period=o.facs_per_period, facs_per_minute=o.facs_per_minute,
-                           assist_previous=o.assist_previous,
+                           assist_previous=o.assist_previous, out=out,
                            sheet=sheet)
         return new_ball(state, [])
 

@@ -231,16 +231,18 @@ class Reader:
         if at is None:
             return
         by = self.who(e["by"]) if "by" in e else (self.who("attacker") if self.section.startswith("attack") else None)
-        until, note = e["until"], ""
+        until, note, misses = e["until"], "", 0
         if until == "matches":
             missed = self.roll(f"matches {self.player(at).label} must miss (0: killed)")
             until, note = "match", ("killed" if missed == 0 else f"misses {missed} more match(es)")
+            misses = -1 if missed == 0 else missed
         p = self.player(at)
         number = self.leave(at)
         self.st = replace(self.st, out=self.st.out + (Out(at[0], number, until, self.st.balls),))
         text = f"{e['injury']}, out {UNTIL_TEXT[until]}" + (f"; {note}" if note else "")
         self.st = update_line(self.st, at[0], number, lambda ln: replace(
-            ln, injuries=ln.injuries + (text,), exit=ln.exit or until == "match"))
+            ln, injuries=ln.injuries + (text,), exit=ln.exit or until == "match",
+            misses=-1 if -1 in (ln.misses, misses) else max(ln.misses, misses)))
         if by is not None and until == "match":
             attacker = self.st.lineups[by[0]][SLOTS.index(by[1])]
             self.st = update_line(self.st, by[0], attacker,

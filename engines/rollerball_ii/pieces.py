@@ -82,3 +82,5 @@ class Line:
     casualties: tuple[int, ...] = ()
     injuries: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    misses: int = 0
+    """Further matches an injury costs him; -1: killed."""

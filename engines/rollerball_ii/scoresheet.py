@@ -20,6 +20,7 @@ def scoresheet(st) -> dict[str, Any]:
                 "penalty_minutes": ln.minutes if ln else 0, "catches": ln.catches if ln else 0,
                 "casualties": list(ln.casualties) if ln else [],
                 "injuries": list(ln.injuries) if ln else [], "notes": list(ln.notes) if ln else [],
+                "misses": ln.misses if ln else 0,
             })
         teams.append({"team": st.players[team], "roster": st.teams[team].name,
                       "periods": [p[team] for p in st.score], "total": st.goals(team), "players": rows})

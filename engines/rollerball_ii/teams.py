@@ -187,12 +187,12 @@ def may_fill(position: str, slot: str, catcher_free: bool) -> bool:
     return position in FITS[slot[0]]
 
 
-def starting_lineup(team: Team, extra: str) -> tuple[int | None, ...]:
-    """Roster order is the depth chart: the first players of each position start, the next
-    Skater or Catcher (per ``extra``) is the extra man; a Skater fills a Catcher slot only if
-    the roster has no Catcher left."""
+def starting_lineup(team: Team, extra: str, unavailable: tuple[int, ...] = ()) -> tuple[int | None, ...]:
+    """Roster order is the depth chart: the first available players of each position start,
+    the next Skater or Catcher (per ``extra``) is the extra man; a Skater fills a Catcher slot
+    only if the roster has no Catcher left. A slot nobody can fill stays empty."""
     lineup: list[int | None] = [None] * len(SLOTS)
-    taken: set[int] = set()
+    taken: set[int] = set(unavailable)
 
     def first(positions: tuple[str, ...]) -> int | None:
         for pos in positions:

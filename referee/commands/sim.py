@@ -38,8 +38,8 @@ def run(args) -> int:
         raise UserError("--matches must be at least 1")
     players = [p.strip() for p in args.players.split(",")]
     try:
-        game = load(args.game, parse_option_pairs(args.option))
-        game.check_players(players)
+        options = parse_option_pairs(args.option)
+        load(args.game, options).check_players(players)
     except (OptionError, ValueError) as exc:
         raise UserError(str(exc)) from None
     rng = random.Random(args.seed)
@@ -47,6 +47,8 @@ def run(args) -> int:
     sheets = []
     started = time.perf_counter()
     for i in range(args.matches):
+        game = load(args.game, {**options, "home_unavailable": list(season.unavailable(0)),
+                                "visitors_unavailable": list(season.unavailable(1))})
         final, actions = play_match(game, rng, players)
         season.add(final)
         print(f"match {i + 1}: {final.result.text} ({actions} actions)")

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace as change
 
 import pytest
 
-from engines.core import StateError
+from engines.core import IllegalAction, StateError
 from engines.core.bots import sample_chance
 from engines.core.records import new_record, read_record, replay
 from engines.rollerball_ii import RollerballII
 from engines.rollerball_ii.coach import Coach
+from engines.rollerball_ii.effects import update_line
 from engines.rollerball_ii.scoresheet import scoresheet, scoresheet_text
-from engines.rollerball_ii.season import play_match
+from engines.rollerball_ii.season import Season, play_match
 from referee.cli import main
 from referee.terminal import Seat, TerminalGame
 
@@ -115,3 +117,27 @@ def test_a_broken_saved_state_is_refused_with_a_reason():
     data["lineups"][0][0] = data["lineups"][0][3]  # the same player in two slots
     with pytest.raises(StateError, match="not a Rollerball II match"):
         game.from_json(data)
+
+
+def test_players_who_miss_the_match_are_left_out_of_the_lineup():
+    """An injury costing matches (the sample EVENT) keeps the player out of the next lineups."""
+    game = RollerballII({"home_unavailable": [1, 19]})
+    st = game.new()
+    assert 1 not in st.lineups[0] and 19 not in st.lineups[0]
+    assert {p.number for p in st.bench(0)}.isdisjoint({1, 19})
+    assert st.at(0, "S1").position == "skater" and st.at(0, "C1").position == "catcher"
+    with pytest.raises(IllegalAction, match="no player #99"):
+        RollerballII({"visitors_unavailable": [99]}).new()
+
+
+def test_a_season_carries_missed_matches_over():
+    start = RollerballII().new()
+    hurt = update_line(start, 0, start.lineups[0][3], lambda ln: change(ln, misses=2))
+    dead = update_line(start, 1, start.lineups[1][4], lambda ln: change(ln, misses=-1))
+    season = Season(("home", "visitors"))
+    season.add(change(hurt, step="over"))
+    season.add(change(dead, step="over"))
+    assert season.unavailable(0) == (start.lineups[0][3],), "one match missed, one to go"
+    season.add(change(start, step="over"))
+    assert season.unavailable(0) == ()
+    assert season.unavailable(1) == (start.lineups[1][4],) and season.killed[1] == 1
