@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from pathlib import Path
 
 from engines.core import OptionError
 from engines.core.registry import load
@@ -27,6 +28,8 @@ def register(sub) -> None:
     p.add_argument("--players", default="home,visitors", help="the two team names, home first")
     p.add_argument("--sheet", action="store_true", help="print every match's scoresheet")
     p.add_argument("--json", metavar="FILE", help="write the season totals and scoresheets as JSON")
+    p.add_argument("--write-rosters", metavar="DIR",
+                   help="write both teams' rosters as editable files (home.json, visitors.json) and stop")
     p.set_defaults(run=run)
 
 
@@ -42,6 +45,8 @@ def run(args) -> int:
         load(args.game, options).check_players(players)
     except (OptionError, ValueError) as exc:
         raise UserError(str(exc)) from None
+    if args.write_rosters:
+        return write_rosters(load(args.game, options).new(players), args.write_rosters)
     rng = random.Random(args.seed)
     season = Season((players[0], players[1]))
     sheets = []
@@ -65,4 +70,20 @@ def run(args) -> int:
                 json.dump({"season": season.to_json(), "matches": sheets}, f, indent=1)
         except OSError as exc:
             raise UserError(f"cannot write {args.json}: {exc.strerror}") from None
+    return 0
+
+
+def write_rosters(state, folder: str) -> int:
+    """The match's two rosters as files ``home_roster``/``visitors_roster`` can load."""
+    from engines.rollerball_ii.teams import team_file_data
+
+    target = Path(folder)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for side, team in zip(("home", "visitors"), state.teams, strict=True):
+            path = target / f"{side}.json"
+            path.write_text(json.dumps(team_file_data(team), indent=1))
+            print(f"wrote {path} ({team.name}, {len(team.players)} players)")
+    except OSError as exc:
+        raise UserError(f"cannot write rosters to {folder}: {exc.strerror}") from None
     return 0

@@ -141,3 +141,10 @@ def test_a_season_carries_missed_matches_over():
     season.add(change(start, step="over"))
     assert season.unavailable(0) == ()
     assert season.unavailable(1) == (start.lineups[1][4],) and season.killed[1] == 1
+
+
+def test_sim_writes_editable_rosters_that_load_back(capsys, tmp_path):
+    assert main(["sim", "rollerball-ii", "--write-rosters", str(tmp_path)]) == 0
+    game = RollerballII({"home_roster": str(tmp_path / "home.json"),
+                         "visitors_roster": str(tmp_path / "visitors.json")})
+    assert game.new().teams == RollerballII().new().teams
