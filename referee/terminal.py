@@ -80,11 +80,9 @@ class TerminalGame:
         return self.prompt(seat.name)
 
     def prompt(self, who: str) -> bool:
-        hint = self.state.awaiting()
-        label = f"{who} ({hint})> " if hint else f"{who}> "
         while True:
             try:
-                text = self.ask(label).strip()
+                text = self.ask(f"{who}> ").strip()
             except EOFError:
                 return False
             if not text:

@@ -102,11 +102,6 @@ class State(ABC):
     def is_chance(self) -> bool:
         return self.to_move == CHANCE
 
-    def awaiting(self) -> str:
-        """What the game waits for, in a few words ("roll 2D10 for Skater1"), shown with a
-        terminal's prompt; "" when the prompt needs no hint."""
-        return ""
-
     def render(self) -> str:
         """The position drawn as text for a terminal."""
         return json.dumps(self.to_json(), indent=1)

@@ -225,8 +225,3 @@ class MatchState(State):
         from .render import render
 
         return render(self)
-
-    def awaiting(self) -> str:
-        from .render import awaiting
-
-        return awaiting(self)

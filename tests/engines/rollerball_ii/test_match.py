@@ -93,22 +93,23 @@ def test_sim_command_refuses_bad_options(capsys):
 
 def test_solitaire_with_the_referee_rolling_prompts_only_for_decisions():
     """Solitaire: the referee draws and rolls; the one player types both coaches' decisions,
-    and each prompt says what is awaited."""
+    and the position shown says what is awaited."""
     game = RollerballII({"facs_per_period": 6, "periods": 2})
     coach = Coach()
     prompts: list[str] = []
+    shown: list[str] = []
     holder: dict = {}
 
     def ask(prompt: str) -> str:
         prompts.append(prompt)
         return coach.choose(holder["tg"].state).notation()
 
-    tg = TerminalGame(game, [Seat("home"), Seat("visitors")], seed=9, ask=ask, out=lambda s: None)
+    tg = TerminalGame(game, [Seat("home"), Seat("visitors")], seed=9, ask=ask, out=shown.append)
     holder["tg"] = tg
     final = tg.play()
     assert final.is_over and prompts
-    assert all(p.startswith(("home (", "visitors (")) for p in prompts)
-    assert any("has the ball" in p for p in prompts)
+    assert set(prompts) <= {"home> ", "visitors> "}, "no die or card is asked for"
+    assert any("next: home: " in s and "has the ball: roll" in s for s in shown)
 
 
 def test_a_broken_saved_state_is_refused_with_a_reason():
