@@ -19,6 +19,7 @@ from typing import Any
 from .matrix import Act
 
 DATA = Path(__file__).parent / "data"
+TABLES, DECK, GAME_CARD = (str(DATA / name) for name in ("tables.toml", "deck.json", "game_card.toml"))
 POSITIONS = ("skater", "biker", "catcher")
 EXPERIENCE = ("star", "veteran", "rookie")
 SECTIONS = ("action", "biker", "attack_skater", "attack_biker", "fires", "event")
@@ -110,7 +111,7 @@ def _check_row(where: str, position: str, side: str, row: Any) -> dict[Act, int]
 
 
 def load_tables(path: str | None = None) -> Tables:
-    path = str(path or DATA / "tables.toml")
+    path = str(path or TABLES)
     return _load_tables(path, stamp(path))
 
 
@@ -176,7 +177,7 @@ class GameCard:
 
 
 def load_game_card(path: str | None = None) -> GameCard:
-    path = str(path or DATA / "game_card.toml")
+    path = str(path or GAME_CARD)
     return _load_game_card(path, stamp(path))
 
 
@@ -348,7 +349,7 @@ class _Checker:
 
 
 def load_deck(path: str | None = None, card_path: str | None = None) -> tuple[Card, ...]:
-    path, card_path = str(path or DATA / "deck.json"), str(card_path or DATA / "game_card.toml")
+    path, card_path = str(path or DECK), str(card_path or GAME_CARD)
     return _load_deck(path, card_path, stamp(path, card_path))
 
 

@@ -19,7 +19,8 @@ from .notation import Dice, Die, Draw, NewCard, Pick, Roll, Sub
 from .pieces import Boxed, Line, Out, Pending, Play
 from .teams import RANK, Player, Team, fits, may_fill, team_for
 
-SIDES = ("home", "visitors")
+TWO_DICE = tuple((Dice(o, d), Fraction(1, 100)) for o in range(10) for d in range(10))
+ONE_DIE = tuple((Die(n), Fraction(1, 10)) for n in range(10))
 
 
 @dataclass(frozen=True)
@@ -160,15 +161,24 @@ class MatchState(State):
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.to_move != CHANCE:
             return []
-        actions = self.legal_actions()
-        return [(a, Fraction(1, len(actions))) for a in actions]
+        if self.step == "draw":
+            actions = self.legal_actions()
+            return [(a, Fraction(1, len(actions))) for a in actions]
+        return list(TWO_DICE if self.step == "roll" and self.play.dice == "both" else ONE_DIE)
+
+    def is_legal(self, action: Action) -> bool:
+        """``action in self.legal_actions()``, without listing a hundred dice outcomes."""
+        if self.step == "roll" and self.play.dice == "both":
+            return isinstance(action, Dice) and 0 <= action.off <= 9 and 0 <= action.dfn <= 9
+        if self.step in ("roll", "chart"):
+            return isinstance(action, Die) and 0 <= action.face <= 9
+        return action in self.legal_actions()
 
     def apply(self, action: Action) -> tuple[MatchState, list[Event]]:
         from . import flow
 
         self.require(self.step != "over", "the match is over")
-        legal = self.legal_actions()
-        if action not in legal:
+        if not self.is_legal(action):
             raise IllegalAction(self.refusal(action))
         events: list[Event] = []
         return flow.apply(self, action, events), events

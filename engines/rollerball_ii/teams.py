@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
-from .data import DATA, EXPERIENCE, POSITIONS, SLOTS, DataError, Tables, load_tables, read, stamp
+from .data import EXPERIENCE, POSITIONS, SLOTS, TABLES, DataError, Tables, load_tables, read, stamp
 from .matrix import CODES, LETTER, Act
 
 LINEUP_NEEDS = {"biker": 3, "skater": 4, "catcher": 2}
@@ -44,10 +44,11 @@ class Team:
     players: tuple[Player, ...]
 
     def player(self, number: int) -> Player:
-        for p in self.players:
-            if p.number == number:
-                return p
-        raise KeyError(number)
+        return self.by_number[number]
+
+    @cached_property
+    def by_number(self) -> dict[int, Player]:
+        return {p.number: p for p in self.players}
 
 
 def slot_kind(slot: str) -> str:
@@ -85,7 +86,7 @@ def team_for(ref: str, seat: str, tables: str | None = None) -> Team:
     """The roster a state refers to: "seed:N" generates one from the tables, anything else is
     a roster file's path."""
     if ref.startswith("seed:"):
-        path = str(tables or DATA / "tables.toml")
+        path = str(tables or TABLES)
         return _generated(seat, int(ref[5:]), path, stamp(path))
     return load_team(ref)
 
