@@ -14,6 +14,7 @@ GAMES: dict[str, str] = {
     "stoneball": "engines.stoneball:Stoneball",
     "rocca": "engines.rocca:Rocca",
     "rollerball": "engines.rollerball:Rollerball",
+    "rollerball-ii": "engines.rollerball_ii:RollerballII",
 }
 
 

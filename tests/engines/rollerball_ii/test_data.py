@@ -1,0 +1,167 @@
+"""The editable data: the packaged files keep the rule text's constraints, and a broken file
+gets a message naming the file, the card or row, and the field."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from engines.rollerball_ii import RollerballII
+from engines.rollerball_ii.data import (
+    DATA,
+    DataError,
+    load_deck,
+    load_game_card,
+    load_tables,
+)
+from engines.rollerball_ii.matrix import Act
+from engines.rollerball_ii.teams import (
+    generate_team,
+    load_team,
+    starting_lineup,
+    team_file_data,
+)
+
+from .helpers import DEFAULTS, SECTIONS, deck_file
+
+
+def kinds(effects):
+    for e in effects:
+        yield e["do"]
+        if e["do"] == "if":
+            yield from kinds(e.get("then", []))
+            yield from kinds(e.get("else", []))
+
+
+def test_packaged_deck_has_sixty_cards_with_six_sections_and_varied_effects():
+    """FAST ACTION CARDS: sixty cards, each with the six sections; the effects vary."""
+    deck = load_deck()
+    assert len(deck) == 60
+    assert all(set(c.sections) == set(SECTIONS) for c in deck)
+    used = Counter(k for c in deck for s in c.sections.values() for k in kinds(s.effects))
+    assert {"control", "turnover", "gutter", "biker", "catch", "penalty", "injure", "rest", "eject",
+            "goal", "new_ball", "if", "keep"} <= set(used)
+    flavours = {s.flavour for c in deck for s in c.sections.values()}
+    assert len(flavours) > 120, "card texts are varied"
+
+
+def test_packaged_tables_keep_the_text_constraints_and_the_sample_card():
+    """PLAYER CARD ACTIONS: the sample Star Skater's columns are a row of the Star Skater table."""
+    t = load_tables()
+    sample_off = {Act.GOAL: 5, Act.BKR: 2, Act.PASS: 1, Act.ATT: 1, Act.EVT: 1}
+    sample_def = {Act.ATT: 4, Act.LOSE: 3, Act.BKR: 1, Act.GOAL: 1, Act.EVT: 1}
+    assert sample_off in t.rows["skater", "star", "offence"]
+    assert sample_def in t.rows["skater", "star", "defence"]
+    assert not any(r.get(Act.BKR) or r.get(Act.PASS) for e in ("star", "veteran", "rookie")
+                   for side in ("offence", "defence") for r in t.rows["biker", e, side])
+
+
+def test_generated_roster_is_eleven_skaters_seven_bikers_seven_catchers():
+    """GAME COMPONENTS: about 25 cards a team: 11 Skaters, 7 Bikers, 7 Catchers; each column
+    is one of the table's rows, offence and defence drawn separately."""
+    tables = load_tables()
+    team = generate_team("Houston", tables, 6)
+    assert Counter(p.position for p in team.players) == {"skater": 11, "biker": 7, "catcher": 7}
+    for p in team.players:
+        for side in ("offence", "defence"):
+            counts = Counter(Act(p.result(side, f)) for f in range(10))
+            assert dict(counts) in [dict(r) for r in tables.rows[p.position, p.experience, side]]
+    assert generate_team("Houston", tables, 6) == team, "the seed fixes the roster"
+    assert generate_team("Houston", tables, 7) != team
+
+
+def test_lineup_is_three_bikers_four_skaters_two_catchers_and_the_extra():
+    """GAME SETUP: 3 Bikers, 4 Skaters, 2 Catchers and an extra Skater or Catcher."""
+    team = generate_team("Houston", load_tables(), 1)
+    for extra in ("skater", "catcher"):
+        lineup = starting_lineup(team, extra)
+        positions = [team.player(n).position for n in lineup]
+        assert positions[:9] == ["biker"] * 3 + ["skater"] * 4 + ["catcher"] * 2
+        assert positions[9] == extra
+
+
+def test_roster_file_round_trips_and_is_used(tmp_path):
+    team = generate_team("Houston", load_tables(), 3)
+    path = tmp_path / "houston.json"
+    path.write_text(json.dumps(team_file_data(team)))
+    assert load_team(str(path)) == team
+    st = RollerballII({"home_roster": str(path)}).new()
+    assert st.teams[0] == team
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_roster_errors_name_the_player_and_field(tmp_path):
+    data = team_file_data(generate_team("Houston", load_tables(), 3))
+    data["player"][2]["defence"][0] = "PASS"
+    path = write(tmp_path, "bad.json", json.dumps(data))
+    with pytest.raises(DataError, match=r"bad\.json: player #3: defence: PASS never occurs"):
+        load_team(path)
+    data = team_file_data(generate_team("Houston", load_tables(), 3))
+    data["player"][1]["number"] = 1
+    with pytest.raises(DataError, match="two players wear #1"):
+        load_team(write(tmp_path, "dup.json", json.dumps(data)))
+
+
+def test_table_errors_name_the_row(tmp_path):
+    text = (DATA / "tables.toml").read_text().replace(
+        "{ GOAL = 4, BKR = 2, LOSE = 1, ATT = 2, EVT = 1 }", "{ GOAL = 3, BKR = 2, LOSE = 1, ATT = 2, EVT = 2 }", 1)
+    with pytest.raises(DataError, match=r"\[skater\.veteran\] offence row 1: a column has exactly one EVT"):
+        load_tables(write(tmp_path, "t.toml", text))
+    text = (DATA / "tables.toml").read_text().replace("[skater.rookie]\noffence = [\n    { GOAL = 3,",
+                                                      "[skater.rookie]\noffence = [\n    { GOAL = 9,", 1)
+    with pytest.raises(DataError, match="add up to 16"):
+        load_tables(write(tmp_path, "t2.toml", text))
+
+
+def test_tables_must_rank_stars_above_veterans_above_rookies(tmp_path):
+    text = (DATA / "tables.toml").read_text()
+    star, rookie = text.index("[biker.star]"), text.index("[biker.rookie]")
+    end = text.index("# A generated roster")
+    swapped = text[:star] + text[rookie:end].replace("[biker.rookie]", "[biker.star]") + \
+        text[text.index("[biker.veteran]"):rookie] + text[star:text.index("[biker.veteran]")].replace(
+            "[biker.star]", "[biker.rookie]") + text[end:]
+    with pytest.raises(DataError, match=r"\[biker\] offence: Stars must rate above Veterans"):
+        load_tables(write(tmp_path, "t3.toml", swapped))
+
+
+@pytest.mark.parametrize("section,effects,message", [
+    ("fires", [{"do": "penalty", "who": "attacker", "length": 2}], "'penalty' cannot happen here"),
+    ("action", [{"do": "control", "slot": "S9"}], r"card 1, action, do\[0\]\.slot: 'S9'"),
+    ("attack_skater", [{"do": "penalty", "who": "attacker", "length": 4}], r"do\[0\]\.length: 4 is not a penalty length"),
+    ("event", [{"do": "injure", "who": "handler", "until": "forever", "injury": "x"}], r"do\[0\]\.until"),
+    ("event", [{"do": "rest", "who": {"team": "home", "pick": "tallest"}, "until": "period"}], r"do\[0\]\.who\.pick"),
+    ("biker", [{"do": "if", "who": {"team": "control", "slot": "B1"}, "exp": ["legend"]}], r"do\[0\]\.exp"),
+])
+def test_deck_errors_name_file_card_section_and_field(tmp_path, section, effects, message):
+    path = deck_file(tmp_path, {section: effects})
+    with pytest.raises(DataError, match=message) as err:
+        load_deck(path)
+    assert "deck.json" in str(err.value)
+
+
+def test_deck_card_missing_a_section(tmp_path):
+    path = tmp_path / "deck.json"
+    cards = [{"card": 1, **{s: {"flavour": "x", "do": DEFAULTS[s]} for s in SECTIONS if s != "event"}}]
+    path.write_text(json.dumps({"deck": cards}))
+    with pytest.raises(DataError, match=r"card 1: section event \(EVENT\) missing"):
+        load_deck(str(path))
+
+
+def test_game_card_errors(tmp_path):
+    text = (DATA / "game_card.toml").read_text().replace('"C2", "X"]', '"C2", "Z9"]', 1)
+    with pytest.raises(DataError, match=r"\[random_player\] player face 9: 'Z9'"):
+        load_game_card(write(tmp_path, "card.toml", text))
+
+
+def test_unreadable_files_are_named(tmp_path):
+    with pytest.raises(DataError, match="nothing.json: cannot read it"):
+        load_deck(str(tmp_path / "nothing.json"))
+    with pytest.raises(DataError, match="not valid TOML"):
+        load_tables(write(tmp_path, "broken.toml", "[skater\n"))
