@@ -123,7 +123,15 @@ class Timeline:
             z = max(0.0, a.z0 * (1 - u * u))
             on = 0 <= pos[0] <= self.world.w and 0 <= pos[1] <= self.world.h
             stones.append(
-                StoneFrame(a.id, float(pos[0]), float(pos[1]), a.spin * k / self.fps, on, True, z)
+                StoneFrame(
+                    a.id,
+                    float(pos[0]),
+                    float(pos[1]),
+                    float(a.spin * k / self.fps),
+                    bool(on),
+                    True,
+                    float(z),
+                )
             )
         stones.sort(key=lambda s: s.id)
         self.frames.append(Frame(stones, hand))
