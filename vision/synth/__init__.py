@@ -50,9 +50,10 @@ def generate_clip(
     shapes = _stones(seed, chosen, CLIP_STONES)
     timeline = SCENARIO_FUNCS[scenario](Scene(shapes, chosen, fps, seed, scenario))
     camera = make_camera(chosen, size, np.random.default_rng([seed, 2]))
-    renderer = Renderer(chosen, camera, shapes, np.random.default_rng([seed, 3]))
     truth = truth_json(timeline, camera, chosen, {"scenario": scenario, "seed": seed})
-    return Clip(truth, timeline, renderer)
+    return Clip(
+        truth, timeline, lambda: Renderer(chosen, camera, shapes, np.random.default_rng([seed, 3]))
+    )
 
 
 def generate_still(

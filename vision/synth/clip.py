@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -75,11 +75,17 @@ def truth_json(t: Timeline, camera: Camera, renderer_style: dict, extra: dict) -
 
 @dataclass
 class Clip:
-    """A generated video: ``frames`` (BGR uint8, rendered on first use) and ``truth``."""
+    """A generated video: ``frames`` (BGR uint8, rendered on first use) and ``truth``.
+    The renderer (textures, markers) is only built when frames are asked for, so truth-only
+    users (tests of the physics, benchmarks' ground truth) stay fast."""
 
     truth: dict
     timeline: Timeline = field(repr=False)
-    renderer: Renderer = field(repr=False)
+    make_renderer: Callable[[], Renderer] = field(repr=False)
+
+    @cached_property
+    def renderer(self) -> Renderer:
+        return self.make_renderer()
 
     def iter_frames(self) -> Iterator[np.ndarray]:
         """Render the frames one by one (without keeping them all in memory)."""
