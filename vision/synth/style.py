@@ -77,7 +77,7 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "skin_bgr": _pick(rng, SKIN_BGR, 12),
         "sleeve_bgr": _pick(rng, SLEEVE_BGR, 10),
         "hand_scale": float(rng.uniform(0.9, 1.15)),
-        "board_decel_mm_s2": float(rng.uniform(450, 900)),
+        "board_decel_mm_s2": float(rng.uniform(220, 420)),
         "table_decel_mm_s2": float(rng.uniform(2500, 4000)),
         "restitution": float(rng.uniform(0.35, 0.6)),
         "stone_friction": float(rng.uniform(0.3, 0.6)),
