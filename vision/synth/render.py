@@ -35,11 +35,16 @@ class Renderer:
         self.light_mm = np.array([np.cos(az), np.sin(az)])  # direction the light comes from
         self.light = self._light_field()
         self.background = self._background()
-        self.textures = {sid: low_noise(rng, (12, 12), 4) for sid in shapes}
+        # per stone: mottling (smooth blotches plus fine grain) and how glossy it is
+        self.textures = {
+            sid: low_noise(rng, (16, 16), 4) + 0.5 * rng.uniform(-1, 1, (16, 16)).astype(np.float32)
+            for sid in shapes
+        }
+        self.gloss = {sid: float(rng.uniform(0.0, 0.5)) for sid in shapes}
         self.noise = [
             rng.normal(0, style["noise_sigma"], (h, w, 3)).astype(np.int16) for _ in range(6)
         ]
-        self._frame_no = 0
+        self.flicker_phase = float(rng.uniform(0, 2 * np.pi))
         self._static_key: tuple | None = None
         self._static_img = self.background.astype(np.float32)
 
@@ -54,9 +59,9 @@ class Renderer:
         )
         toward /= max(np.linalg.norm(toward), 1e-6)
         along = ((xx - centre[0]) * toward[0] + (yy - centre[1]) * toward[1]) / max(w, h)
-        return (self.style["brightness"] * (1 + self.style["light_gradient"] * along)).astype(
-            np.float32
-        )
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+        field = self.style["brightness"] * (1 + self.style["light_gradient"] * along)
+        return (field * (1 - self.style["vignette"] * r2)).astype(np.float32)
 
     def _background(self) -> np.ndarray:
         style, cam = self.style, self.camera
@@ -135,7 +140,10 @@ class Renderer:
         canvas[sl] = canvas[sl] * (1 - m) + paper * m
 
     # -- per frame ---------------------------------------------------------------------------
-    def render(self, frame: Frame, previous: Frame | None = None) -> np.ndarray:
+    def render(self, frame: Frame, previous: Frame | None = None, index: int = 0) -> np.ndarray:
+        """Frame number ``index`` of the clip (it picks the sensor noise and the exposure
+        flicker, so re-rendering any frame gives the same pixels); ``previous`` gives the
+        motion for the blur."""
         prev = {s.id: s for s in previous.stones} if previous else {}
         still, moving = [], []
         for s in frame.stones:
@@ -147,7 +155,7 @@ class Renderer:
             self._stone(img, s, prev.get(s.id))
         if frame.hand is not None:
             self._hand(img, frame.hand)
-        return self._finish(img)
+        return self._finish(img, index)
 
     def _static(self, stones: list[StoneFrame]) -> np.ndarray:
         """The background with the resting stones drawn: rebuilt only when they change, as
@@ -160,12 +168,13 @@ class Renderer:
             self._static_key = key
         return self._static_img.copy()
 
-    def _finish(self, img: np.ndarray) -> np.ndarray:
+    def _finish(self, img: np.ndarray, index: int) -> np.ndarray:
         style = self.style
         if style["defocus_sigma"] > 0.3:
             img = cv2.GaussianBlur(img, (0, 0), style["defocus_sigma"])
-        noise = self.noise[self._frame_no % len(self.noise)]
-        self._frame_no += 1
+        if style["flicker"] > 0:  # mains-lit rooms and auto-exposure wobble the brightness
+            img *= 1 + style["flicker"] * np.sin(index * 2.1 + self.flicker_phase)
+        noise = self.noise[index % len(self.noise)]
         out = cv2.add(img, noise, dtype=cv2.CV_8U)  # saturating, like a sensor
         if style["jpeg_quality"]:
             ok, buf = cv2.imencode(
@@ -210,9 +219,14 @@ class Renderer:
         shift = np.float32([[1, 0, -toward[0] * 0.3 * r_px], [0, 1, -toward[1] * 0.3 * r_px]])
         lit = cv2.warpAffine(height, shift, (size[1], size[0]))
         tex = cv2.resize(self.textures[s.id], (size[1], size[0]), interpolation=cv2.INTER_LINEAR)
-        shade = 0.55 + 0.35 * height + 0.25 * lit + 0.06 * tex
+        shade = 0.55 + 0.35 * height + 0.25 * lit + 0.07 * tex
         colour = np.array(shape.colour_bgr, np.float32) * self._light_at(poly.mean(axis=0))
         body = shade[..., None] * colour[None, None, :]
+        if self.gloss[s.id] > 0.05:  # a soft specular spot on the side facing the light
+            spec = np.clip((lit - 0.8) * 5, 0, 1) ** 2 * (
+                255 * self.gloss[s.id] * self._light_at(poly.mean(axis=0))
+            )
+            body += spec[..., None]
         alpha = m
         if defocus > 0.3:
             alpha = cv2.GaussianBlur(alpha, (0, 0), defocus)

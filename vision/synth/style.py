@@ -70,6 +70,8 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "light_azimuth_deg": float(rng.uniform(0, 360)),
         "light_gradient": float(rng.uniform(0.0, 0.35)),
         "brightness": float(rng.uniform(0.8, 1.15)),
+        "vignette": float(rng.uniform(0.0, 0.3)),
+        "flicker": float(rng.uniform(0.0, 0.015)),
         "shadow": float(rng.uniform(0.25, 0.5)),
         "noise_sigma": float(rng.uniform(1.0, 5.0)),
         "jpeg_quality": int(rng.integers(55, 95)) if rng.random() < 0.5 else None,

@@ -82,6 +82,8 @@ def test_same_seed_same_clip_and_other_seed_another():
     assert json.dumps(a.truth) == json.dumps(b.truth)
     for k in (0, a.truth["events"][0]["start"] + 2, a.truth["video"]["frames"] - 1):
         assert np.array_equal(a.frames[k], b.frames[k])
+    again = a.iter_frames()
+    assert np.array_equal(next(again), a.frames[0]) and np.array_equal(next(again), a.frames[1])
     c = generate_clip("gate_touch", 4)
     assert json.dumps(c.truth) != json.dumps(a.truth)
 
