@@ -14,14 +14,13 @@ import numpy as np
 
 from .camera import Camera
 from .geometry import place
-from .hand import HandPose, hand_polygons
+from .hand import HandPose, hand_outline_px
 from .stones import StoneShape
 from .style import MARKER_MODULES, QUIET_MODULES
 from .textures import low_noise, texture
 from .timeline import Frame, StoneFrame
 
 ARUCO = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-ARM_RISE = 0.35  # the forearm rises this many mm per mm away from the wrist
 
 
 class Renderer:
@@ -274,20 +273,6 @@ class Renderer:
         colour = arm_c + (skin_c - arm_c) * skin_f[..., None]
         alpha = alpha_u8.astype(np.float32)[..., None] / 255
         roi += alpha * (colour * shade[..., None] - roi)
-
-
-def hand_outline_px(camera: Camera, pose: HandPose, style: dict, light_mm: np.ndarray):
-    """Projected hand parts, forearm, and their shadows on the board (all in image px)."""
-    skin, arm = hand_polygons(pose, style["hand_scale"])
-    wrist = arm[:2].mean(axis=0)
-    rise = np.minimum(
-        ARM_RISE * np.linalg.norm(arm - wrist, axis=1), 0.45 * style["camera_height_mm"]
-    )
-    skin_px = [camera.project(p, pose.z) for p in skin]
-    arm_px = camera.project(arm, pose.z + rise)
-    skin_sh = [camera.project(p - light_mm * (pose.z + 15) * 0.7) for p in skin]
-    arm_sh = camera.project(arm - light_mm[None, :] * (pose.z + rise + 15)[:, None] * 0.7)
-    return skin_px, arm_px, skin_sh, arm_sh
 
 
 def hand_bbox(camera: Camera, pose: HandPose | None, style: dict) -> list[int] | None:

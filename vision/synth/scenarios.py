@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .camera import Camera
 from .layout import board_area, fits, gate_setup, near_marker, near_segment, scatter
 from .physics import StoneState
 from .stones import StoneShape
@@ -27,14 +28,23 @@ MIN_TOUCH_MOVE_MM = 1.0
 class Scene:
     """What a scenario works with: the stones of the clip, its style, fps and seed."""
 
-    def __init__(self, shapes: dict[int, StoneShape], style: dict, fps: int, seed: int, name: str):
+    def __init__(
+        self,
+        shapes: dict[int, StoneShape],
+        style: dict,
+        fps: int,
+        seed: int,
+        name: str,
+        camera: Camera,
+    ):
         self.shapes, self.style, self.fps, self.seed, self.name = shapes, style, fps, seed, name
+        self.camera = camera
 
     def rng(self, *path: int) -> np.random.Generator:
         return np.random.default_rng([self.seed, SCENARIOS.index(self.name), *path])
 
     def timeline(self, rng: np.random.Generator) -> Timeline:
-        return Timeline(self.shapes, self.style, self.fps, rng)
+        return Timeline(self.shapes, self.style, self.fps, rng, camera=self.camera)
 
     def decel(self) -> float:
         return self.style["board_decel_mm_s2"]

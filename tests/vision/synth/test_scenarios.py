@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.synth import SCENARIOS, generate_clip
+from vision.synth.hand import in_view
 
 SEEDS = (0, 1)
 
@@ -78,7 +79,7 @@ def test_rest_positions_are_where_the_physics_left_the_stones(clip):
     starts = sorted(e["start"] for e in clip.truth["events"])
     for rest in clip.truth["rest"]:
         f = rest["frame"]
-        at = {s["id"]: s for s in frames[f]}
+        at = {s["id"]: s for s in frames[f] if not s["in_air"]}
         assert {s["id"] for s in rest["stones"]} == set(at)
         for s in rest["stones"]:
             assert (s["x_mm"], s["y_mm"], s["on_board"]) == (
@@ -88,7 +89,7 @@ def test_rest_positions_are_where_the_physics_left_the_stones(clip):
             )
         until = next((st for st in starts if st > f), len(frames))
         for g in range(f, until):
-            now = {s["id"]: (s["x_mm"], s["y_mm"]) for s in frames[g]}
+            now = {s["id"]: (s["x_mm"], s["y_mm"]) for s in frames[g] if not s["in_air"]}
             assert all(now[i] == (at[i]["x_mm"], at[i]["y_mm"]) for i in now if i in at)
 
 
@@ -149,3 +150,14 @@ def test_style_overrides_are_honoured():
     assert clip.truth["truth"]["style"]["tilt_deg"] == 0.0
     corners = np.array(clip.truth["board"]["corners_px"])
     assert corners.shape == (4, 2)
+
+
+def test_hands_come_and_go_at_the_edge_of_the_picture(clip):
+    """A hand never pops up or vanishes in mid-picture: where it appears or disappears, no part
+    of the hand itself (the forearm aside) is in view; carried stones leave with it."""
+    frames, camera, style = clip.timeline.frames, clip.timeline.camera, clip.truth["truth"]["style"]
+    for before, after in zip(frames, frames[1:], strict=False):
+        for shown, gone in ((before.hand, after.hand), (after.hand, before.hand)):
+            if shown is not None and gone is None:
+                assert not in_view(camera, shown, style)
+    assert not any(s.in_air for s in frames[-1].stones)
