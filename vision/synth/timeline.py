@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .camera import Camera
+from .geometry import separation
 from .hand import HandPose, fingertip_reach, hand_polygons, in_view
 from .physics import StoneState, World
 from .stones import StoneShape
@@ -333,8 +334,6 @@ class Timeline:
         """Whether the hand (its footprint on the board plane, generously) hides a spot."""
         if hand is None:
             return False
-        from .geometry import separation
-
         skin, arm = hand_polygons(hand, self.style["hand_scale"])
         disc = spot + 20 * np.stack(
             [np.cos(np.arange(8) * np.pi / 4), np.sin(np.arange(8) * np.pi / 4)], 1
