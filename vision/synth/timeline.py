@@ -216,12 +216,15 @@ class Timeline:
         lands: list[np.ndarray],
         velocities: list[np.ndarray],
     ) -> dict:
-        """An open hand comes over ``centre``, lets the stones fall one after another onto
-        ``lands`` (each keeping a horizontal ``velocity`` on landing), and withdraws."""
+        """An open hand comes over ``centre``, lets the stones fall one after another from
+        under its fingers onto ``lands`` (each keeping a horizontal ``velocity`` on landing),
+        and withdraws. The palm stays behind the drop point, as a hand tipping stones out does,
+        so the falling stones are not all hidden under it."""
         before_off = {s.id for s in self.world.states() if s.fallen}
         heading = self.rng.uniform(-np.pi, np.pi)
         z = self.rng.uniform(150, 260)
-        over = HandPose(float(centre[0]), float(centre[1]), z, heading, "open")
+        palm = centre - 70 * self.style["hand_scale"] * np.array([np.cos(heading), np.sin(heading)])
+        over = HandPose(float(palm[0]), float(palm[1]), z, heading, "open")
         away = self._away(over, z + 120)
         self.move_hand(away, over, int(0.4 * self.fps))
         release = self.now + 1
