@@ -157,14 +157,21 @@ def drop_splash(scene: Scene) -> Timeline:
 
 # -- gate shots -------------------------------------------------------------------------------
 def _gate_scenario(
-    scene: Scene, aim: str, want: Callable[[dict, list[int]], bool], toward_edge: bool = False
+    scene: Scene,
+    aim: str,
+    want: Callable[[dict, list[int]], bool],
+    toward_edge: bool = False,
+    hit: bool = False,
 ) -> Timeline:
+    """A gate shot of kind ``aim``; ``hit``: a bystander past the gate must be struck."""
+
     def build(rng: np.random.Generator) -> Timeline:
         ids = sorted(scene.shapes)
         n = int(rng.integers(3, 7))
-        a, b, shooter, *extras = ids[:n]
+        a, b, shooter, *extras = ids[: n + hit]
+        struck = extras.pop(0) if hit else None
         states, mid, normal = gate_setup(
-            rng, scene.shapes, scene.style, (a, b), shooter, extras, toward_edge
+            rng, scene.shapes, scene.style, (a, b), shooter, extras, toward_edge, struck
         )
         t = scene.timeline(rng)
         t.start(states)
@@ -202,9 +209,13 @@ def _gate_scenario(
                 mid + tangent * rng.uniform(-0.2, 0.2) * half_gap,
                 to_gate + rng.uniform(110, 200),
             )
-        _shoot(t, shooter, target - start, dist)
-        if not want(t.events[-1], sorted((a, b))):
+        if hit:
+            dist += rng.uniform(30, 80)  # on into the bystander past the gate
+        truth = _shoot(t, shooter, target - start, dist)
+        if not want(truth.event, sorted((a, b))):
             raise Resample("unintended verdict")
+        if hit and struck not in truth.touched:
+            raise Resample("the bystander was not hit")
         if t.events[-1]["verdict"] == "pass":
             t.pickup([shooter])
         _closing(t)
@@ -216,6 +227,16 @@ def _gate_scenario(
 def gate_pass(scene: Scene) -> Timeline:
     return _gate_scenario(
         scene, "through", lambda e, gate: e["verdict"] == "pass" and e["gate"] == gate
+    )
+
+
+def gate_pass_hit(scene: Scene) -> Timeline:
+    """Through the gate, then into a stone beyond it: allowed (RULINGS uncalled gates)."""
+    return _gate_scenario(
+        scene,
+        "through",
+        lambda e, gate: e["verdict"] == "pass" and e["gate"] == gate,
+        hit=True,
     )
 
 
@@ -438,5 +459,6 @@ SCENARIO_FUNCS: dict[str, Callable[[Scene], Timeline]] = {
     "pickup": pickup,
     "hover": hover,
     "game": game,
+    "gate_pass_hit": gate_pass_hit,  # after "game": each name's index seeds its clips
 }
 SCENARIOS: list[str] = list(SCENARIO_FUNCS)

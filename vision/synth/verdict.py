@@ -27,9 +27,9 @@ class ShotTruth:
     clearance: float = np.inf  # closest approach of the shooter to an untouched gate piece (mm)
     gate_moved_without_touch: bool = False  # a gate piece moved although the shooter missed it
     touched_gate_moved: float = 0.0  # how far a touched gate piece moved (mm)
-    crossings: list[tuple[int, int]] = field(
-        default_factory=list
-    )  # gates whose segment was crossed
+    # gates whose segment the shooter crossed, and the stones it hit
+    crossings: list[tuple[int, int]] = field(default_factory=list)
+    touched: set[int] = field(default_factory=set)
 
 
 def judge_shot(
@@ -69,9 +69,9 @@ def judge_shot(
             "fouls": fouls,
             "off_board": off_board,
         }
-        return ShotTruth(event)
+        return ShotTruth(event, touched=touched)
 
-    truth = ShotTruth({})
+    truth = ShotTruth({}, touched=touched)
     shooter_start, shooter_end = foot(before[shooter]), foot(after[shooter])
     clean: list[tuple[float, tuple[int, int]]] = []
     attempted: list[tuple[int, tuple[int, int], bool, bool]] = []

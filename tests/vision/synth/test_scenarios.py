@@ -29,6 +29,7 @@ INTENT = {
     "pickup": lambda ev: [e["type"] for e in ev] == ["pickup"],
     "hover": lambda ev: ev == [],
     "game": lambda ev: ev[0]["type"] == "drop" and any(e["type"] == "shot" for e in ev),
+    "gate_pass_hit": lambda ev: ev[0]["verdict"] == "pass" and ev[1]["type"] == "pickup",
 }
 
 
@@ -115,6 +116,19 @@ def test_shot_contacts_and_hand_agree_with_the_verdict(clip):
         elif e["kind"] == "gate" and e["gate"]:
             assert not touched & set(e["gate"])
         assert t["hand"][e["start"]] is not None
+
+
+def test_hitting_a_stone_beyond_the_gate_still_passes():
+    """RULINGS uncalled gates: hitting other, non-gate pieces stays allowed."""
+    clip = generate_clip("gate_pass_hit", 5)
+    shot = clip.truth["events"][0]
+    hit = {
+        c["b"] if c["a"] == shot["shooter"] else c["a"]
+        for c in clip.truth["truth"]["contacts"]
+        if shot["start"] <= c["frame"] <= shot["end"] and shot["shooter"] in (c["a"], c["b"])
+    }
+    assert hit and not hit & set(shot["gate"])
+    assert shot["verdict"] == "pass"
 
 
 def test_dropped_stones_fall_before_they_land():
