@@ -392,7 +392,7 @@ def game(scene: Scene) -> Timeline:
         t = scene.timeline(rng)
         t.start([])
         _opening(t)
-        ids = sorted(scene.shapes)[: int(rng.integers(5, 9))]
+        ids = sorted(scene.shapes)[: int(rng.integers(4, 9))]
         if t.drop(ids, *_drop_plan(rng, t, ids, 0, spread=0.22))["splashed"]:
             raise Resample("splash in the opening drop")
         shots = int(rng.integers(2, 5))
