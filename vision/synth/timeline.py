@@ -20,6 +20,7 @@ from .stones import StoneShape
 
 G_MM_S2 = 9810.0
 MAX_SETTLE_S = 5.0
+HAND_SPEED_MM_S = 1500.0
 
 
 class Resample(Exception):
@@ -174,9 +175,13 @@ class Timeline:
     def move_hand(self, a: HandPose, b: HandPose, n: int) -> None:
         """Move the hand from pose a to pose b over n frames (eased; slower for long ways, as a
         hand moves at most about 1.5 m/s), the physics running."""
-        n = max(n, int(np.hypot(b.x - a.x, b.y - a.y) / 1500.0 * self.fps))
-        for i in range(1, n + 1):
-            self.advance(_lerp(a, b, _ease(i / n)))
+        for pose in self._way(a, b, n):
+            self.advance(pose)
+
+    def _way(self, a: HandPose, b: HandPose, n: int) -> list[HandPose | None]:
+        """The eased poses from a to b in at least n frames, at most about 1.5 m/s."""
+        n = max(n, int(np.hypot(b.x - a.x, b.y - a.y) / HAND_SPEED_MM_S * self.fps))
+        return [_lerp(a, b, _ease(i / n)) for i in range(1, n + 1)]
 
     def settle(self, hand_path: list[HandPose | None]) -> tuple[int, list[HandPose | None]]:
         """Run until every stone is at rest, the hand following ``hand_path`` meanwhile.
@@ -246,7 +251,7 @@ class Timeline:
         self.dropped.extend(ids)
         hold = release - self.now + 2
         self.idle(hold, over)
-        end, rest_of_path = self.settle(_path(over, away, int(0.45 * self.fps)))
+        end, rest_of_path = self.settle(self._way(over, away, int(0.45 * self.fps)))
         after = {s.id: s for s in self.world.states()}
         splashed = sum(1 for sid in ids if after[sid].fallen)
         event = {
@@ -285,7 +290,7 @@ class Timeline:
         follow = [
             _offset(touch, min(0.5 * speed / self.fps * k, 25), 4 + 6 * k) for k in range(1, 4)
         ]
-        out = follow + _path(follow[-1], self._away(touch, 220), int(0.5 * self.fps))
+        out = follow + self._way(follow[-1], self._away(touch, 220), int(0.5 * self.fps))
         end, rest_of_path = self.settle(out)
         self._note_rest()
         self.play(rest_of_path)
@@ -312,7 +317,7 @@ class Timeline:
             self.picked.append(sid)
             self.move_hand(pose, _lift(pose, 40), int(0.1 * self.fps))
             pose = _lift(pose, 40)
-        out = _path(pose, self._away(pose, 200), int(0.45 * self.fps))
+        out = self._way(pose, self._away(pose, 200), int(0.45 * self.fps))
         end = None
         for hand in out:
             self.advance(hand)
@@ -384,7 +389,3 @@ def _offset(p: HandPose, forward: float, z: float) -> HandPose:
 
 def _lift(p: HandPose, dz: float) -> HandPose:
     return HandPose(p.x, p.y, p.z + dz, p.heading, p.shape)
-
-
-def _path(a: HandPose, b: HandPose, n: int) -> list[HandPose | None]:
-    return [_lerp(a, b, _ease(i / n)) for i in range(1, n + 1)]
