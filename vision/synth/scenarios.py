@@ -41,13 +41,11 @@ class Scene:
         self.camera = camera
 
     def rng(self, *path: int) -> np.random.Generator:
+        """The random stream of one attempt: fixed by seed, scenario and ``path``."""
         return np.random.default_rng([self.seed, SCENARIOS.index(self.name), *path])
 
     def timeline(self, rng: np.random.Generator) -> Timeline:
         return Timeline(self.shapes, self.style, self.fps, rng, camera=self.camera)
-
-    def decel(self) -> float:
-        return self.style["board_decel_mm_s2"]
 
 
 def _attempts(
@@ -125,34 +123,29 @@ def _drop_plan(
     return centre, lands, vels
 
 
-def drop(scene: Scene) -> Timeline:
+def _drop_scenario(scene: Scene, splash: bool) -> Timeline:
+    """3-7 stones dropped on an empty board; with ``splash`` 1-2 of them aimed to fall off."""
+
     def build(rng: np.random.Generator) -> Timeline:
         t = scene.timeline(rng)
         ids = sorted(scene.shapes)[: int(rng.integers(3, 8))]
         t.start([])
         _opening(t)
-        ev = t.drop(ids, *_drop_plan(rng, t, ids, 0))
-        if ev["splashed"]:
-            raise Resample("a stone splashed")
+        ev = t.drop(ids, *_drop_plan(rng, t, ids, int(rng.integers(1, 3)) if splash else 0))
+        if bool(ev["splashed"]) != splash:
+            raise Resample("splash where none was wanted, or none where one was")
         _closing(t)
         return t
 
-    return _attempts(scene, build, "drop without splash")
+    return _attempts(scene, build, "splash" if splash else "drop without splash")
+
+
+def drop(scene: Scene) -> Timeline:
+    return _drop_scenario(scene, False)
 
 
 def drop_splash(scene: Scene) -> Timeline:
-    def build(rng: np.random.Generator) -> Timeline:
-        t = scene.timeline(rng)
-        ids = sorted(scene.shapes)[: int(rng.integers(3, 8))]
-        t.start([])
-        _opening(t)
-        ev = t.drop(ids, *_drop_plan(rng, t, ids, int(rng.integers(1, 3))))
-        if not ev["splashed"]:
-            raise Resample("nothing splashed")
-        _closing(t)
-        return t
-
-    return _attempts(scene, build, "splash")
+    return _drop_scenario(scene, True)
 
 
 # -- gate shots -------------------------------------------------------------------------------
