@@ -74,6 +74,7 @@ def _shoot(t: Timeline, shooter: int, direction: np.ndarray, distance: float) ->
     if "touched_gate" in truth.event["fouls"] and truth.touched_gate_moved < MIN_TOUCH_MOVE_MM:
         raise Resample("gate touch too faint to see")
     t.events.append(truth.event)
+    t.shots.append(truth.details())
     return truth
 
 

@@ -74,6 +74,7 @@ class Timeline:
     picked: list[int] = field(default_factory=list)
     dropped: list[int] = field(default_factory=list)
     carried: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    shots: list[dict] = field(default_factory=list)  # what each shot's verdict rests on
     camera: Camera | None = None  # lets hands come from and go to outside the picture
 
     def __post_init__(self) -> None:
@@ -94,6 +95,7 @@ class Timeline:
             [],
             list(self.picked),
             list(self.dropped),
+            shots=list(self.shots),
             camera=self.camera,
         )
         for s in self.world.states():

@@ -116,6 +116,12 @@ def test_shot_contacts_and_hand_agree_with_the_verdict(clip):
         elif e["kind"] == "gate" and e["gate"]:
             assert not touched & set(e["gate"])
         assert t["hand"][e["start"]] is not None
+        detail = next(d for d in t["shots"] if d["start"] == e["start"])
+        assert set(detail["touched"]) == touched
+        if e["kind"] == "gate":
+            assert (e["verdict"] == "pass") == (bool(detail["clean_gates"]) and not e["off_board"])
+            if e["verdict"] == "pass":
+                assert e["gate"] in detail["clean_gates"]
 
 
 def test_hitting_a_stone_beyond_the_gate_still_passes():
