@@ -1,7 +1,7 @@
 """Rendering a recorded frame into a camera image with OpenCV.
 
-The static scene (table, board, markers, light falloff) is painted once per clip top-down in
-millimetres and warped through the camera's homography; each frame then only draws the stones
+The static scene (table, board, markers; see table.py) is painted once per clip top-down in
+millimetres and warped through the camera's homography, under the light falloff; each frame then only draws the stones
 and the hand directly in image space (their outlines projected by the same camera, at their
 height), with soft shadows, rounded shading, motion blur for fast stones, defocus for stones in
 the air, and finally sensor noise and optional JPEG artefacts.
@@ -16,21 +16,25 @@ from .camera import Camera
 from .geometry import place
 from .hand import HandPose, hand_outline_px
 from .stones import StoneShape
-from .style import MARKER_MODULES, QUIET_MODULES
-from .textures import low_noise, texture
+from .table import Table
+from .textures import low_noise
 from .timeline import Frame, StoneFrame
 
-ARUCO = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 NOISE_FRAMES = 6  # sensor noise cycles through this many frames
 
 
 class Renderer:
     def __init__(
-        self, style: dict, camera: Camera, shapes: dict[int, StoneShape], rng: np.random.Generator
+        self,
+        style: dict,
+        camera: Camera,
+        shapes: dict[int, StoneShape],
+        rng: np.random.Generator,
+        table: Table,
     ):
-        self.style, self.camera, self.shapes = style, camera, shapes
-        self.rng = rng
-        w, h = camera.size
+        """``table``: the painted scene, shared by all cameras of a clip (a bumped camera sees
+        the same board); ``rng`` draws the stones' looks and the sensor noise."""
+        self.style, self.camera, self.shapes, self.table = style, camera, shapes, table
         az = np.radians(style["light_azimuth_deg"])
         self.light_mm = np.array([np.cos(az), np.sin(az)])  # direction the light comes from
         self.light = self._light_field()
@@ -63,85 +67,16 @@ class Renderer:
         return (field * (1 - self.style["vignette"] * r2)).astype(np.float32)
 
     def _background(self) -> np.ndarray:
-        style, cam = self.style, self.camera
-        W, H = style["board_mm"]
-        w, h = cam.size
-        corners_img = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
-        seen = cam.to_board(corners_img)
-        x0, y0 = np.minimum(seen.min(axis=0), [-10, -10]) - 5
-        x1, y1 = np.maximum(seen.max(axis=0), [W + 10, H + 10]) + 5
-        ppm = float(min(2.0 * cam.scale_at(seen).max(), 2400 / max(x1 - x0, y1 - y0)))
-        cw, ch = int(np.ceil((x1 - x0) * ppm)), int(np.ceil((y1 - y0) * ppm))
-        A = np.array([[ppm, 0, -x0 * ppm - 0.5], [0, ppm, -y0 * ppm - 0.5], [0, 0, 1]])
-        canvas = texture(style["table_texture"], style["table_bgr"], (ch, cw), ppm, self.rng)
-        bx0, by0 = (A @ [0, 0, 1])[:2]
-        bx1, by1 = (A @ [W, H, 1])[:2]
-        ix0, iy0, ix1, iy1 = (int(round(v + 0.5)) for v in (bx0, by0, bx1, by1))
-        # the raised board throws a shadow onto the table away from the light
-        shadow = np.zeros((ch, cw), np.float32)
-        off = -self.light_mm * 6 * ppm
-        cv2.rectangle(
-            shadow,
-            (int(ix0 + off[0]), int(iy0 + off[1])),
-            (int(ix1 + off[0]), int(iy1 + off[1])),
-            1.0,
-            -1,
-        )
-        shadow = cv2.GaussianBlur(shadow, (0, 0), 4 * ppm)
-        canvas *= (1 - 0.35 * shadow)[..., None]
-        board = texture(
-            style["board_texture"], style["board_bgr"], (iy1 - iy0, ix1 - ix0), ppm, self.rng
-        )
-        canvas[iy0:iy1, ix0:ix1] = board
-        rim = max(1, int(round(2.5 * ppm)))
-        edge = np.array(style["board_bgr"], np.float32) * 0.55
-        cv2.rectangle(canvas, (ix0, iy0), (ix1 - 1, iy1 - 1), edge.tolist(), rim)
-        for marker_id, (cx, cy) in enumerate([(0, 0), (W, 0), (W, H), (0, H)]):
-            self._marker(canvas, A, marker_id, cx, cy)
-        blur = ppm / cam.scale_at(np.array([[W / 2, H / 2]]))[0]
-        canvas = cv2.GaussianBlur(canvas, (0, 0), max(0.45 * blur, 0.5))
-        M = cam.homography @ np.linalg.inv(A)
+        """The painted table seen through this camera, under this light."""
+        w, h = self.camera.size
+        table = self.table
+        scale = self.camera.scale_at(np.array(self.style["board_mm"])[None] / 2)[0]
+        canvas = cv2.GaussianBlur(table.canvas, (0, 0), max(0.45 * table.ppm / scale, 0.5))
+        M = self.camera.homography @ np.linalg.inv(table.A)
         img = cv2.warpPerspective(
             canvas, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         return np.clip(img * self.light[..., None], 0, 255).astype(np.uint8)
-
-    def _marker(
-        self, canvas: np.ndarray, A: np.ndarray, marker_id: int, cx: float, cy: float
-    ) -> None:
-        """ArUco ``marker_id`` centred on board point (cx, cy), upright to the board, with a white
-        quiet zone; drawn through an affine map so its centre is exact to the sub-pixel."""
-        k = 20
-        side = int(round((MARKER_MODULES + 2 * QUIET_MODULES) * k))
-        bitmap = np.full((side, side), 255, np.uint8)
-        inner = cv2.aruco.generateImageMarker(ARUCO, marker_id, MARKER_MODULES * k, borderBits=1)
-        q = int(round(QUIET_MODULES * k))
-        bitmap[q : q + MARKER_MODULES * k, q : q + MARKER_MODULES * k] = inner
-        size_mm = self.style["marker_mm"] * side / (MARKER_MODULES * k)
-        # bitmap pixel b (centre) covers mm  c - size/2 + (b + 0.5) * size / side
-        s = size_mm / side
-        to_mm = np.array(
-            [[s, 0, cx - size_mm / 2 + 0.5 * s], [0, s, cy - size_mm / 2 + 0.5 * s], [0, 0, 1]]
-        )
-        M = (A @ to_mm)[:2]
-        # warp only into the marker's own patch of the canvas
-        ends = np.array([[-1, -1, 1], [side, side, 1]], float) @ M.T
-        x0, y0 = np.maximum(np.floor(ends.min(axis=0)).astype(int), 0)
-        x1, y1 = np.ceil(ends.max(axis=0)).astype(int) + 1
-        x1, y1 = min(x1, canvas.shape[1]), min(y1, canvas.shape[0])
-        M = M - np.array([[0, 0, x0], [0, 0, y0]])
-        size = (x1 - x0, y1 - y0)
-        tone = 0.92 * np.array([235, 235, 235], np.float32) / 255
-        warped = cv2.warpAffine(
-            bitmap.astype(np.float32), M, size, flags=cv2.INTER_AREA, borderValue=0
-        )
-        mask = cv2.warpAffine(
-            np.ones_like(bitmap, np.float32), M, size, flags=cv2.INTER_LINEAR, borderValue=0
-        )
-        m = mask[..., None]
-        paper = (warped[..., None] * tone + 12) * np.ones(3, np.float32)
-        patch = canvas[y0:y1, x0:x1]
-        patch[:] = patch * (1 - m) + paper * m
 
     # -- per frame ---------------------------------------------------------------------------
     def render(self, frame: Frame, previous: Frame | None = None, index: int = 0) -> np.ndarray:

@@ -83,6 +83,8 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "table_decel_mm_s2": float(rng.uniform(2500, 4000)),
         "restitution": float(rng.uniform(0.35, 0.6)),
         "stone_friction": float(rng.uniform(0.3, 0.6)),
+        # never drawn: a knocked camera, {"frame": f, "shift_px": [dx, dy], "rotate_deg": r}
+        "bump": None,
     }
     unknown = sorted(set(overrides) - set(style))
     if unknown:

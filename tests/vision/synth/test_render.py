@@ -128,3 +128,32 @@ def test_unknown_video_extension_is_refused_by_name(tmp_path):
     with pytest.raises(ValueError, match=r"\.gif"):
         clip.write(tmp_path / "c.gif", tmp_path / "c.json")
     assert not (tmp_path / "c.json").exists()
+
+
+def test_a_bumped_camera_moves_the_markers_to_the_truths_new_corners():
+    """Issue 11 (calibration survives a bumped camera): from the bump frame on, the markers are
+    where truth.bumps says; before it, where board.corners_px says."""
+    clip = generate_clip("hover", 1, bump={"frame": 40, "shift_px": [10, -6], "rotate_deg": 1.5})
+    (bump,) = clip.truth["truth"]["bumps"]
+    assert bump["frame"] == 40
+    for k, expected in ((39, clip.truth["board"]["corners_px"]), (40, bump["corners_px"])):
+        corners, ids, _ = DETECTOR.detectMarkers(clip.frames[k])
+        found = {
+            int(i): c.reshape(4, 2).mean(axis=0)
+            for c, i in zip(corners, np.ravel(ids), strict=True)
+        }
+        assert len(found) == 4
+        assert max(np.linalg.norm(found[i] - expected[i]) for i in range(4)) < 1.0
+    assert (
+        np.linalg.norm(
+            np.subtract(bump["corners_px"], clip.truth["board"]["corners_px"]), axis=1
+        ).min()
+        > 5
+    )
+
+
+def test_a_bump_without_a_sensible_frame_or_shift_is_refused():
+    with pytest.raises(ValueError, match="bump frame"):
+        generate_clip("hover", 1, bump={"frame": 10**6, "shift_px": [1, 1]})
+    with pytest.raises(ValueError, match="shift_px"):
+        generate_clip("hover", 1, bump={"frame": 5, "shift": 3})
