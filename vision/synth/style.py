@@ -60,6 +60,7 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "board_bgr": board_bgr,
         "table_texture": TABLE_TEXTURES[int(rng.integers(len(TABLE_TEXTURES)))],
         "table_bgr": _pick(rng, TABLE_BGR, 15),
+        "clutter": int(rng.integers(1, 4)) if rng.random() < 0.5 else 0,
         "stone_mm": [12.0, 30.0],
         "close_colour_p": 0.25,
         "tilt_deg": float(rng.uniform(0, 15)),
