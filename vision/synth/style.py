@@ -52,6 +52,7 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
     w = float(round(rng.uniform(300, 500)))
     h = float(round(w * rng.uniform(0.8, 1.25)))
     board_bgr = _pick(rng, BOARD_BGR, 18)
+    # the draws happen in this order: add new keys at the end, so existing seeds keep their scenes
     style: dict[str, Any] = {
         "board_mm": [w, h],
         "margin_mm": float(round(rng.uniform(0.13, 0.22) * max(w, h))),
