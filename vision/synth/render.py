@@ -121,8 +121,9 @@ class Renderer:
         style = self.style
         if style["defocus_sigma"] > 0.3:
             img = cv2.GaussianBlur(img, (0, 0), style["defocus_sigma"])
-        if style["flicker"] > 0:  # mains-lit rooms and auto-exposure wobble the brightness
-            img *= 1 + style["flicker"] * np.sin(index * 2.1 + self.flicker_phase)
+        # mains-lit rooms and auto-exposure wobble the brightness; the camera's colour balance
+        gain = 1 + style["flicker"] * np.sin(index * 2.1 + self.flicker_phase)
+        img *= np.array(style["white_balance"], np.float32) * gain
         noise = self._sensor_noise(index % NOISE_FRAMES)
         out = cv2.add(img, noise, dtype=cv2.CV_8U)  # saturating, like a sensor
         if style["jpeg_quality"]:

@@ -87,6 +87,7 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "stone_friction": float(rng.uniform(0.3, 0.6)),
         # never drawn: a knocked camera, {"frame": f, "shift_px": [dx, dy], "rotate_deg": r}
         "bump": None,
+        "white_balance": [float(v) for v in rng.uniform(0.9, 1.1, 3)],
     }
     unknown = sorted(set(overrides) - set(style))
     if unknown:
