@@ -73,9 +73,28 @@ class Renderer:
         scale = self.camera.scale_at(np.array(self.style["board_mm"])[None] / 2)[0]
         canvas = cv2.GaussianBlur(table.canvas, (0, 0), max(0.45 * table.ppm / scale, 0.5))
         M = self.camera.homography @ np.linalg.inv(table.A)
-        img = cv2.warpPerspective(
-            canvas, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
+        if not self.camera.k1:
+            img = cv2.warpPerspective(
+                canvas, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+        else:  # through an ideal lens onto a wider picture, then bent by the distortion
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            ideal = self.camera.undistort_px(np.column_stack([xx.ravel(), yy.ravel()]))
+            pad = np.ceil(
+                np.maximum(-ideal.min(axis=0), ideal.max(axis=0) - [w - 1, h - 1]).clip(0)
+            ).astype(int)
+            shift = np.array([[1, 0, pad[0]], [0, 1, pad[1]], [0, 0, 1.0]])
+            wide = cv2.warpPerspective(
+                canvas,
+                shift @ M,
+                (w + 2 * pad[0], h + 2 * pad[1]),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            maps = (ideal + pad).astype(np.float32).reshape(h, w, 2)
+            img = cv2.remap(
+                wide, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
         return np.clip(img * self.light[..., None], 0, 255).astype(np.uint8)
 
     # -- per frame ---------------------------------------------------------------------------

@@ -88,6 +88,8 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         # never drawn: a knocked camera, {"frame": f, "shift_px": [dx, dy], "rotate_deg": r}
         "bump": None,
         "white_balance": [float(v) for v in rng.uniform(0.9, 1.1, 3)],
+        # never drawn: radial lens distortion, e.g. -0.1 for a wide webcam's barrel
+        "distortion_k1": 0.0,
     }
     unknown = sorted(set(overrides) - set(style))
     if unknown:

@@ -31,12 +31,7 @@ class Table:
 def paint_table(style: dict, cameras: list[Camera], rng: np.random.Generator) -> Table:
     """Table, raised board with its rim and shadow, and the four markers, in millimetres."""
     W, H = style["board_mm"]
-    seen = np.vstack(
-        [
-            c.to_board(np.array([[0, 0], [c.size[0], 0], list(c.size), [0, c.size[1]]], float))
-            for c in cameras
-        ]
-    )
+    seen = np.vstack([c.to_board(_rim(c.size)) for c in cameras])
     x0, y0 = np.minimum(seen.min(axis=0), [-10, -10]) - 5
     x1, y1 = np.maximum(seen.max(axis=0), [W + 10, H + 10]) + 5
     scale = max(c.scale_at(seen).max() for c in cameras)
@@ -72,6 +67,20 @@ def paint_table(style: dict, cameras: list[Camera], rng: np.random.Generator) ->
     for marker_id, (cx, cy) in enumerate([(0, 0), (W, 0), (W, H), (0, H)]):
         _marker(canvas, A, style["marker_mm"], marker_id, cx, cy)
     return Table(canvas, A, ppm)
+
+
+def _rim(size: tuple[int, int], n: int = 16) -> np.ndarray:
+    """Points along the picture's border (with a distorting lens the corners are not enough)."""
+    w, h = size
+    t = np.linspace(0, 1, n)
+    return np.vstack(
+        [
+            np.column_stack([t * w, 0 * t]),
+            np.column_stack([t * w, h + 0 * t]),
+            np.column_stack([0 * t, t * h]),
+            np.column_stack([w + 0 * t, t * h]),
+        ]
+    )
 
 
 def _clutter(
