@@ -24,6 +24,8 @@ NOISE_FRAMES = 6  # sensor noise cycles through this many frames
 
 
 class Renderer:
+    """Draws the frames of one camera: the background once, then stones and hand per frame."""
+
     def __init__(
         self,
         style: dict,
