@@ -70,8 +70,8 @@ class KeyboardInput:
         if self.stream.isatty():
             self._run_tty()
             return
-        for line in self.stream:
-            if not self._emit(line):
+        for line in self.stream:  # a line's own newline is not a key; an empty line is Enter
+            if not self._emit(line.rstrip("\r\n") or "\n"):
                 return
         self.post(InputEvent(source="keyboard", kind="quit"))
 

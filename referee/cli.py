@@ -14,6 +14,7 @@ COMMANDS = [
     "referee.commands.play",
     "referee.commands.demo",
     "referee.commands.config",
+    "referee.commands.run",
 ]
 
 

@@ -238,6 +238,7 @@ class Session:
             self.refuse(seat, intent.reason)
         elif intent.kind == "redraw":
             self._sync_selection()
+            self.echo("  [" + " | ".join(line.strip() for line in self.view.selection) + "]")
             self.redraw()
 
     def _try(self, action: Action, seat: int | None) -> None:
