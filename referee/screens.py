@@ -51,7 +51,7 @@ def mover_text(state: State) -> str:
     if state.is_over:
         return "game over"
     if state.is_chance:
-        return "waiting for chance"
+        return "waiting for outcome"
     return f"{state.players[state.to_move]} to move"
 
 
@@ -64,7 +64,7 @@ def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 
     mine = st.to_move == seat and not st.is_over
     head = f"{name}: your turn" if mine else f"{name}: {mover_text(st)}"
     lines = [head, score_text(st) or (f"roll: {view.roll}" if view.roll else "")]
-    if mine:
+    if mine or st.is_chance and view.selection:  # anyone may enter an outcome
         lines += view.selection or ["", ""]
     else:
         lines += [f"{view.last_actor}: {view.last_action}" if view.last_action else "", ""]

@@ -98,7 +98,8 @@ class Session:
         v.state, v.last_action, v.last_actor = new, action.notation(), actor
         if before.is_chance:
             v.roll = action.notation()
-        v.announcement = ""
+        if not before.is_chance:  # a banner stays over the referee's roll that follows it
+            v.announcement = ""
         for e in events:
             v.last_event = e.text
             if e.kind in ANNOUNCE:
@@ -134,7 +135,7 @@ class Session:
             return self.refuse(seat, "there is nothing to take back")
         before, action = self.history[-1]
         if before.is_chance:
-            return self.refuse(seat, f"'{action.notation()}' is already revealed; it stays")
+            return self.refuse(seat, f"{action.notation()} is revealed; no undo")
         if before.to_move in self.bots:
             return self.refuse(seat, "the last move was the referee's bot")
         self.seq = self.journal.undo(self.row.id) + 1
