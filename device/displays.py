@@ -93,27 +93,36 @@ class GifDisplay:
     """A luma.emulator ``gifanim`` device whose file is written when ``close()`` is called.
 
     luma.emulator writes the GIF at interpreter exit; the demo wants the file at once to
-    report it, so the exit hook is replaced by an explicit close.
+    report it, so the exit hook is replaced by an explicit close. A long game would make a
+    huge GIF: past ``max_frames`` only the latest image is kept, and it ends the animation.
     """
 
     def __init__(self, path: str | Path, width: int = 128, height: int = 64, rotate: int = 0,
-                 frame_seconds: float = 0.4):
+                 frame_seconds: float = 0.4, max_frames: int | None = None):
         emu = _emulator()
         self.path = Path(path)
         self.device = emu.gifanim(width=width, height=height, rotate=rotate, mode="1",
                                   filename=str(self.path), duration=frame_seconds,
                                   transform="none", scale=1)
         atexit.unregister(self.device.write_animation)
+        self.max_frames = max_frames
         self.frames = 0
+        self._latest = None
 
     def display(self, image) -> None:
         self.frames += 1
-        self.device.display(image)
+        if self.max_frames is None or self.frames < self.max_frames:
+            self.device.display(image)
+        else:
+            self._latest = image
 
     def __getattr__(self, name):
         return getattr(self.device, name)
 
     def close(self) -> None:
+        if self._latest is not None:
+            self.device.display(self._latest)
+            self._latest = None
         self.device.write_animation()
         self.device._images.clear()
 

@@ -47,6 +47,9 @@ def choices(state: State) -> list[Action]:
 class ListController:
     """Any game: the arrows step through the options, ok takes the one shown."""
 
+    virtual_chance = True
+    """Whether the referee may roll this game's chance nodes itself (dice: yes; Rocca's shots: no)."""
+
     def __init__(self) -> None:
         self.options: list[Action] = []
         self.index = 0
@@ -171,7 +174,35 @@ class BoardController(ListController):
                 "  arrows, ok=pick"]
 
 
+class RoccaController(ListController):
+    """Rocca's outcomes are physical: a person (or the vision judge) reports them, never dice.
+
+    At the drop, a number is how many pieces splashed off the board and yes means none did.
+    After a shot, yes means it passed cleanly; no lists the fouls (arrows, then ok). The judge's
+    own verdicts arrive as proposals the session shows for a yes or an overrule.
+    """
+
+    virtual_chance = False
+
+    def on_key(self, key: str, state: State) -> Intent:
+        if state.is_chance and key in ("yes", "no"):
+            outcomes = choices(state)
+            clean = [a for a in outcomes if a.notation() == "pass" or a.notation().endswith("/0")]
+            if key == "yes":
+                return Intent("apply", clean[0]) if clean else Intent("refuse", reason="say what happened")
+            self.options = [a for a in outcomes if a not in clean]
+            self.index = 0
+            return REDRAW
+        return super().on_key(key, state)
+
+    def number(self, n: int, state: State) -> Intent:
+        drops = [a for a in choices(state) if a.notation().startswith("drop ") and a.notation().endswith(f"/{n}")]
+        if drops:
+            return Intent("apply", drops[0])
+        return Intent("refuse", reason="numbers count the pieces that splashed at the drop")
+
+
 def controller_for(game_id: str) -> ListController:
     """The controller for a game. The board cursor serves every engine: where no action names
     a square it is the plain list."""
-    return BoardController()
+    return RoccaController() if game_id == "rocca" else BoardController()

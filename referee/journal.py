@@ -66,12 +66,14 @@ class Entry:
 
 
 class Journal:
-    def __init__(self, path: str | Path):
+    """``durable=False`` skips the fsyncs: only for throwaway journals (the demo), never a table."""
+
+    def __init__(self, path: str | Path, durable: bool = True):
         self.path = str(path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
             self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: not a usable journal ({exc})") from None

@@ -16,7 +16,7 @@ from device.font import columns, draw_line, rows, wrap
 from engines.core.state import State
 
 SCORE_KEYS = ("score", "scores", "points", "bowls")
-"""State fields shown as the score, when a game's JSON has one of them (first found)."""
+"""State fields shown as the score, when a game's state has one of them (first found)."""
 
 
 @dataclass
@@ -36,11 +36,10 @@ class View:
 
 
 def score_text(state: State) -> str:
-    """The score as 'north 2 south 0', found in the state's JSON; '' if the game keeps none."""
-    data: Any = state.to_json()
+    """The score as 'north 2 south 0', from the state's first score-like field; '' if none."""
     for key in SCORE_KEYS:
-        value = data.get(key) if isinstance(data, dict) else None
-        if isinstance(value, list) and len(value) == len(state.players):
+        value: Any = getattr(state, key, None)
+        if isinstance(value, tuple | list) and len(value) == len(state.players):
             return " ".join(f"{p} {v}" for p, v in zip(state.players, value, strict=True))
         if isinstance(value, dict):
             return " ".join(f"{k} {v}" for k, v in value.items())

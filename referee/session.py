@@ -158,11 +158,13 @@ class Session:
         if self.table.buzzer:
             self.table.buzzer.sound("refuse")
 
-    def advance(self) -> int:
-        """Play what nobody at the table decides: virtual rolls and bot seats. Returns how many."""
+    def advance(self, limit: int | None = None) -> int:
+        """Play what nobody at the table decides: virtual rolls and bot seats (at most ``limit``
+        actions). Returns how many."""
         n = 0
-        while not self.state.is_over:
-            if self.state.is_chance and (self.dice == "virtual" or self._all_bots()):
+        while not self.state.is_over and (limit is None or n < limit):
+            if self.state.is_chance and (self.dice == "virtual" and self.controller.virtual_chance
+                                         or self._all_bots()):
                 self.accept(virtual_roll(self.state, self.row.seed, self.seq))
             elif not self.state.is_chance and self.state.to_move in self.bots:
                 rng = seeded_rng(self.row.seed, self.seq, "bot")

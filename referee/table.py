@@ -65,7 +65,7 @@ def wire_config(config: TableConfig, post: Callable[[InputEvent], None], pin_fac
 
 
 def wire_sim(players: list[str], output: str = "gif", directory: str | Path = ".",
-             prefix: str = "", frame_seconds: float = 0.4) -> Wiring:
+             prefix: str = "", frame_seconds: float = 0.4, max_frames: int | None = None) -> Wiring:
     """A simulated table: one 128x64 display per seat and one for the table, as animated GIFs
     (written on close), PNG frames, pygame windows or in memory."""
     if output not in SIM_OUTPUTS:
@@ -79,7 +79,7 @@ def wire_sim(players: list[str], output: str = "gif", directory: str | Path = ".
         safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in label)
         if output == "gif":
             path = directory / f"{prefix}{safe}.gif"
-            device = GifDisplay(path, frame_seconds=frame_seconds)
+            device = GifDisplay(path, frame_seconds=frame_seconds, max_frames=max_frames)
             wiring.closers.append(device.close)
             wiring.files.append(path)
         elif output == "png":
