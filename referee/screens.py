@@ -50,7 +50,7 @@ def mover_text(state: State) -> str:
     if state.is_over:
         return "game over"
     if state.is_chance:
-        return "waiting for outcome"
+        return "enter outcome"
     return f"{state.players[state.to_move]} to move"
 
 
@@ -88,6 +88,8 @@ def table_lines(view: View, width_chars: int = 21, height_rows: int = 6) -> tupl
     if st.is_over and st.result:
         tail = wrap(st.result.text, width_chars)
         inverted = 0
+    elif None in view.refusals:  # refused while no one in particular was to move
+        tail, inverted = wrap("no: " + view.refusals[None], width_chars), 0
     elif view.proposal:
         tail, inverted = wrap(f"judge: {view.proposal}?", width_chars), 0
     elif view.announcement:

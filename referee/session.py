@@ -152,6 +152,9 @@ class Session:
         self.redraw()
 
     def refuse(self, seat: int | None, reason: str) -> None:
+        """Show why on the seat's display (the keyboard's refusals go to the seat to move)."""
+        if seat is None and self.state.to_move is not None and self.state.to_move >= 0:
+            seat = self.state.to_move
         self.view.refusals[seat] = reason
         self.echo(f"  not allowed: {reason}")
         self.redraw()

@@ -84,7 +84,7 @@ def test_banking_points_is_announced_inverted_on_every_display_and_buzzed(table)
 
 def test_panel_dice_a_pressed_number_is_the_roll_and_an_impossible_one_is_refused(panel_table):
     t = panel_table
-    assert t.screen(None)[1] == "waiting for outcome"
+    assert t.screen(None)[1] == "enter outcome"
     t.press("ann", "7")
     assert " ".join(t.screen(0)[4:]) == "no: 7 is not a possible outcome here"
     t.press("ann", "4")
