@@ -11,15 +11,18 @@ from __future__ import annotations
 import queue
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
+from device.font import CELL_H, CELL_W
 from engines.core import IllegalAction
 from engines.core.registry import game_class
 from engines.core.state import Action, Event, Game, State
 
+from .boards import PICTURES
 from .controllers import ARROWS, ListController, controller_for
 from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal
-from .screens import View, draw, seat_lines, table_lines, width_chars
+from .screens import View, draw, seat_lines, table_lines
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
@@ -281,14 +284,19 @@ class Session:
         self.view.selection = self.controller.lines(self.state)
 
     def redraw(self) -> None:
+        picture = PICTURES.get(self.row.game)
         for seat, device in self.table.all_displays():
-            w = width_chars(device)
-            h = device.height // 10
+            extra, text_px = None, device.width
+            if picture and device.width >= 128:
+                text_px = device.width - picture.width
+                cursor = getattr(self.controller, "cursor", None) if seat == self.state.to_move else None
+                extra = partial(picture.paint, state=self.state, x0=text_px + 2, cursor=cursor)
+            w, h = text_px // CELL_W, device.height // CELL_H
             if seat is None:
                 lines, inv = table_lines(self.view, w, h)
             else:
                 lines, inv = seat_lines(self.view, seat, w, h)
-            draw(device, lines, inv)
+            draw(device, lines, inv, text_px, extra)
 
     def run(self, events: queue.Queue, stop_when_over: bool = True) -> State:
         """Consume ``events`` until the game ends (or a quit); returns the final state."""

@@ -25,7 +25,7 @@ def test_run_sim_plays_from_the_keyboard_writes_gifs_and_resumes(tmp_path):
     with Image.open(tmp_path / "tabletop-sim" / "table.gif") as gif:
         assert gif.n_frames >= 3
         gif.seek(gif.n_frames - 1)
-        assert read_lines(gif.convert("1"))[0] == "Rocketball"
+        assert read_lines(gif, width=90)[0] == "Rocketball"  # the board picture is on the right
     again = tabletop("run", "--sim", "--game", "rocketball", stdin="x\n", cwd=tmp_path)
     assert "resumed after 4 actions: north to move" in again.stdout
     listing = tabletop("journal", "list", "tabletop-journal.sqlite", cwd=tmp_path)

@@ -24,8 +24,9 @@ def press(s, *keys, seat=None):
         s.advance()
 
 
-def text(displays, seat):
-    return read_lines(displays[seat][0].image)
+def text(displays, seat, width=None):
+    """What a display reads; ``width=90``: the text beside Rocketball's board picture."""
+    return read_lines(displays[seat][0].image, width)
 
 
 def test_rocketball_cursor_walks_the_board_and_ok_lists_that_squares_moves(tmp_path):
@@ -34,15 +35,15 @@ def test_rocketball_cursor_walks_the_board_and_ok_lists_that_squares_moves(tmp_p
     mover = s.state.to_move
     s.controller.cursor = (0, 1)
     press(s, "right", "right", "up")
-    assert text(displays, mover)[2].startswith("at c2: ")
+    assert text(displays, mover, 90)[2].startswith("at c2: ")
     here = [a.notation() for a in s.controller._here()]
     assert here and all(" c2" in n for n in here)
     press(s, "ok")
-    assert text(displays, mover)[2] == f"> {here[0]}"
+    assert text(displays, mover, 90)[2] == f">{here[0]}"
     press(s, "down")
-    assert text(displays, mover)[2] == f"> {here[1 % len(here)]}"
+    assert text(displays, mover, 90)[2] == f">{here[1 % len(here)]}"
     press(s, "back")  # back to the board, nothing done
-    assert text(displays, mover)[2].startswith("at c2: ")
+    assert text(displays, mover, 90)[2].startswith("at c2: ")
     press(s, "ok", "ok")
     assert here[0] in [e.notation for e in s.journal.actions(s.row.id)]
 
@@ -57,7 +58,7 @@ def test_rocketball_a_square_with_nothing_to_do_is_refused_by_name(tmp_path):
     s.controller.cursor = (ord(f) - ord("a"), r)
     assert not s.controller._here()
     press(s, "ok")
-    assert " ".join(text(displays, mover)[4:]) == f"no: nothing to do on {name(ball)}"
+    assert " ".join(text(displays, mover, 90)[4:]) == f"no: nothing to do on {name(ball)}"
 
 
 @pytest.fixture
@@ -71,7 +72,7 @@ def test_rocca_is_never_rolled_by_the_referee_and_a_number_counts_the_splash(roc
     assert s.state.is_chance and not s.history  # the referee waits for the drop
     press(s, "1")
     assert s.history[-1][1].notation().endswith("/1")
-    assert text(displays, 0)[0] == "ana: your turn"
+    assert text(displays, 0)[0] == "ana: your go"
 
 
 def test_rocca_yes_reports_a_clean_shot_and_no_lists_the_fouls(rocca):
@@ -80,7 +81,7 @@ def test_rocca_yes_reports_a_clean_shot_and_no_lists_the_fouls(rocca):
     press(s, "ok", seat="ana")         # shoot
     assert s.state.is_chance
     press(s, "no", seat="ana")
-    assert text(displays, 0)[2].startswith("> foul")
+    assert text(displays, 0)[2].startswith(">foul")
     press(s, "ok", seat="ana")
     assert s.history[-1][1].notation().startswith("foul")
     assert text(displays, 1)[0] == "ben: enter outcome"  # ben's turn starts with his drop
@@ -99,3 +100,23 @@ def test_rocca_the_judges_verdict_is_confirmed_or_overruled_on_a_panel(rocca):
     s.handle(InputEvent("camera", "proposal", value="pass"))
     press(s, "yes", seat="cy")
     assert s.history[-1][1].notation() == "pass"
+
+
+def lit(displays, seat, x, y):
+    return displays[seat][0].image.getpixel((x, y)) != 0
+
+
+def test_rocketball_board_picture_shows_the_ball_and_only_the_movers_cursor(tmp_path):
+    """Rocketball: the ball sits on one square of the 7x11 field; the seat to move sees its cursor."""
+    from engines.rocketball.board import COLS
+
+    s, displays = open_session(tmp_path, "rocketball", ["north", "south"])
+    mover, other = s.state.to_move, 1 - s.state.to_move
+    row, col = divmod(s.state.balls[0].square, COLS)
+    x0, y0 = 92, 3  # the picture's first square, right of 15 text columns
+    assert lit(displays, None, x0 + col * 5 + 2, y0 + row * 5 + 2)  # the ball's block
+    s.controller.cursor = (0, 6)  # a6: column 0, row 5
+    press(s, "right")             # b6
+    frame_corner = (x0 + 1 * 5 - 1, y0 + 5 * 5 - 1)
+    assert lit(displays, mover, *frame_corner)
+    assert not lit(displays, other, *frame_corner)
