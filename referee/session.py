@@ -26,7 +26,7 @@ from .screens import View, draw, seat_lines, table_lines
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
-    "collision", "game_over", "eliminated",
+    "collision", "game_over", "eliminated", "reverse", "over", "timeout",
 })
 """Event kinds shown as a banner on every display, with the buzzer."""
 
@@ -114,6 +114,7 @@ class Session:
     def accept(self, action: Action) -> list[Event]:
         """Apply, journal, then show. Raises IllegalAction (and changes nothing) if refused."""
         chance = self.state.is_chance
+        external = action in self.state.external_actions()  # a timer rang
         outcome = self.state.apply(action)  # the engine's check, before anything is written
         self.seq = self.journal.append(self.row.id, action.notation(), chance) + 1
         events = self._advance_state(action, outcome)
@@ -129,7 +130,7 @@ class Session:
             self.echo(f"  * {e.text}")
         self.redraw()
         if self.view.announcement and self.table.buzzer:
-            self.table.buzzer.sound("announce")
+            self.table.buzzer.sound("timer" if external else "announce")
         return events
 
     def undo(self, seat: int | None) -> None:

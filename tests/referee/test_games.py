@@ -120,3 +120,29 @@ def test_rocketball_board_picture_shows_the_ball_and_only_the_movers_cursor(tmp_
     frame_corner = (x0 + 1 * 5 - 1, y0 + 5 * 5 - 1)
     assert lit(displays, mover, *frame_corner)
     assert not lit(displays, other, *frame_corner)
+
+
+def test_rocketball_timed_tug_of_war_the_referees_timer_reverses_the_goals_with_a_banner(tmp_path):
+    """Rocketball Tug-of-War, timed (RULINGS): the referee runs the timer and announces every
+    reversal on all displays."""
+    import queue
+
+    from referee.timers import Ticker, game_timers
+
+    s, displays = open_session(tmp_path, "rocketball", ["north", "south"])
+    assert game_timers(s.game) == []
+    s.journal.abandon(s.row.id)
+    s, displays = open_session(tmp_path, "rocketball", ["north", "south"],
+                               options={"tug_of_war": "timed", "tug_minutes": 3})
+    assert game_timers(s.game) == [(180.0, "reverse")]
+    events = queue.Queue()
+    ticker = Ticker(events.put, 0.02, "reverse").start()
+    ev = events.get(timeout=2)
+    ticker.stop()
+    assert (ev.kind, ev.value) == ("timer", "reverse")
+    before = s.state.reversed
+    s.handle(ev)
+    assert s.state.reversed != before
+    assert [e.notation for e in s.journal.actions(s.row.id)][-1] == "reverse"
+    banner = " ".join(text(displays, None, 90)[4:])
+    assert banner and banner == " ".join(text(displays, 0, 90)[4:])
