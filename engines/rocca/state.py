@@ -39,7 +39,7 @@ def plural(n: int, word: str = "piece") -> str:
 
 
 def names(players: list[str]) -> str:
-    """ "Ada, Ben and Cleo" """
+    """Names joined for a sentence: "Ada, Ben and Cleo"."""
     return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]
 
 
@@ -59,6 +59,19 @@ class RoccaState(State):
     turn: int = 1
     winners: tuple[int, ...] = ()
     ending: str = ""
+
+    def __post_init__(self):
+        """Refuse a position that miscounts (a corrupt saved state names the problem)."""
+        n = len(self.players)
+        if len(self.bowls) != n or len(self.active) != n:
+            raise ValueError(f"bowls and active need one entry per player ({n})")
+        if not 0 <= self.current < n:
+            raise ValueError(f"current seat {self.current} is not a seat")
+        counts = (*self.bowls, self.hand, self.board, self.won, self.aside)
+        if min(counts) < 0:
+            raise ValueError(f"a negative number of pieces: {counts}")
+        if sum(counts) != self.total:
+            raise ValueError(f"{sum(counts)} pieces counted, but the game has {self.total}")
 
     # ----- the protocol -------------------------------------------------------------------
 
@@ -247,10 +260,18 @@ class RoccaState(State):
             f"{self.name} dropped {plural(self.hand)}: stayed + splashed must make {self.hand}, "
             f"not {action.landed} + {action.splashed}",
         )
-        text = f"{self.name} drops {plural(self.hand)}: {action.landed} stay on the board"
+        events.append(Event(
+            "drop",
+            f"{self.name} drops {plural(self.hand)}: {action.landed} stay on the board.",
+            {"landed": action.landed, "splashed": action.splashed},
+        ))
         if action.splashed:
-            text += f", {action.splashed} splashed and set aside (not a foul)"
-        events.append(Event("drop", text + ".", {"landed": action.landed, "splashed": action.splashed}))
+            later = "" if self.options.solitaire else " for the others at the end of the turn"
+            events.append(Event(
+                "splash",
+                f"Splash: {plural(action.splashed)} fell off, set aside{later} (not a foul).",
+                {"splashed": action.splashed},
+            ))
         st = replace(self, hand=0, board=self.board + action.landed, aside=self.aside + action.splashed)
         return st._next_shot(events)
 
@@ -315,12 +336,10 @@ class RoccaState(State):
             return self._over(events, (), f"{self.name} ran out of time: solitaire lost.")
         active = tuple(a and s != self.current for s, a in enumerate(self.active))
         st = replace(self, active=active)._deal(
-            events, self.hand + self.won, include_self=False, what="the pieces in play this turn"
+            events, self.hand + self.won, False, "the pieces in play this turn", hand=0, won=0
         )
-        st = replace(st, hand=0, won=0)._deal(
-            events, st.aside, include_self=False, what="the set-aside pieces"
-        )
-        return replace(st, aside=0)._begin_turn(events, st._following(self.current))
+        st = st._deal(events, st.aside, False, "the set-aside pieces", aside=0)
+        return st._begin_turn(events, st._following(self.current))
 
     def _end_turn(self, events: list[Event], fouled: bool, cleared: bool = False) -> RoccaState:
         """Bank or distribute the pieces won, deal the set-aside pieces, check the win, and
@@ -328,11 +347,10 @@ class RoccaState(State):
         if self.options.solitaire:
             return self._solitaire_end(events, fouled, cleared)
         if fouled:
-            st = self._deal(events, self.won, include_self=True, what="the pieces won this turn")
+            st = self._deal(events, self.won, True, "the pieces won this turn", won=0)
         else:
             st = self._bank(events)
-        st = replace(st, won=0)._deal(events, st.aside, include_self=False, what="the set-aside pieces")
-        st = replace(st, aside=0)
+        st = st._deal(events, st.aside, False, "the set-aside pieces", aside=0)
         bowl = st.bowls[self.current]
         if bowl >= self.options.target:
             events.append(Event(
@@ -368,13 +386,15 @@ class RoccaState(State):
             events, (), f"Solitaire lost: the board was not cleared ({won} of {self.total} pieces shot off)."
         )
 
-    def _deal(self, events: list[Event], count: int, include_self: bool, what: str) -> RoccaState:
-        """Add ``count`` pieces to the bowls one at a time clockwise from the current player's
-        left (rule "Finishing a turn"); ``include_self`` puts the current player in the round.
-        The caller empties the place the pieces came from."""
+    def _deal(
+        self, events: list[Event], count: int, include_self: bool, what: str, **emptied: int
+    ) -> RoccaState:
+        """Deal ``count`` pieces into the bowls one at a time clockwise from the current
+        player's left (rule "Finishing a turn"); ``include_self`` puts the current player in
+        the round. ``emptied`` zeroes the place(s) they came from in the same step."""
         seats = self._seats_from_left(include_self)
-        if not count or not seats:
-            return self
+        if not count:
+            return replace(self, **emptied)
         bowls = list(self.bowls)
         got = dict.fromkeys(seats, 0)
         for i in range(count):
@@ -387,7 +407,7 @@ class RoccaState(State):
             f"{self.name} deals {what} ({count}) one at a time from the left: {share}.",
             {"pieces": count, "order": seats, "given": {self.players[s]: n for s, n in got.items()}},
         ))
-        return replace(self, bowls=tuple(bowls))
+        return replace(self, bowls=tuple(bowls), **emptied)
 
     def _following(self, seat: int) -> int:
         """The next seat clockwise (to the left) after ``seat``; eliminated seats are skipped
@@ -398,7 +418,7 @@ class RoccaState(State):
         """Rule "Starting a turn": eliminate whoever cannot pay the full ante (2 each when two
         players remain), repeating as the table shrinks, then collect the ante."""
         n = len(self.players)
-        st = replace(self, phase="drop", won=0, called=False, turn=self.turn + 1)
+        st = replace(self, phase="drop", called=False, turn=self.turn + 1)
         active = list(st.active)
         while True:
             while not active[seat]:
@@ -415,7 +435,7 @@ class RoccaState(State):
             if not broke:
                 break
             if len(broke) == len(playing):
-                return st._nobody_can_pay(events, broke, ante)
+                return replace(st, active=tuple(active))._nobody_can_pay(events, broke, ante)
             for s in broke:
                 active[s] = False
                 events.append(Event(

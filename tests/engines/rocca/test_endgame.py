@@ -138,3 +138,14 @@ def test_solitaire_is_one_player_and_the_normal_game_two_to_six():
         game().new([f"p{i}" for i in range(7)])
     with pytest.raises(IllegalAction, match="one player, not 2"):
         game(solitaire=True).new(["Ada", "Ben"])
+
+
+def test_when_nobody_left_can_pay_the_fullest_bowl_wins():
+    """Our ruling where the text is silent: everyone left is short of the ante (the pieces
+    lie on the board), so the game ends and the fullest bowl wins; equal bowls share."""
+    st, events = play(position(("Ada", "Ben"), (1, 0), board=13), "stop")
+    assert st.result.winners == (0,)
+    assert "Nobody left can pay the ante of 2: Ada with 1 piece wins." == st.result.text
+    st, _ = play(position(THREE, (1, 0, 1), board=19), "stop")
+    assert st.result.winners == (0, 2) and "share the win" in st.result.text
+    assert st.active == (True, False, True), "Ben went out first, at the ante of 1"

@@ -58,7 +58,7 @@ def test_splash_is_set_aside_and_the_turn_continues():
     assert st.board == 3 and st.aside == 1
     assert st.to_move == 0
     assert not kinds(events, "foul")
-    assert "not a foul" in kinds(events, "drop")[0].text
+    assert "not a foul" in kinds(events, "splash")[0].text
 
 
 def test_splash_goes_to_the_other_players_from_the_left_at_the_end_of_the_turn():

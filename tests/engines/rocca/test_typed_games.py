@@ -42,7 +42,9 @@ def test_four_player_game_typed_to_a_winner(monkeypatch, capsys, tmp_path):
     record = tmp_path / "four.jsonl"
     status, out = play_typed(monkeypatch, capsys, FOUR_PLAYER_GAME, "--save", str(record))
     assert status == 0
+    assert out.index("in hand 4") < out.index("outcome>"), "the position shows before the first drop"
     assert "not allowed: a clear needs exactly 2 pieces on the board, not 4" in out
+    assert "Dev>   shoot, stop\n" in out
     assert "Cleo deals the pieces won this turn (2) one at a time from the left: Dev 1, Ada 1." in out
     assert "Ada announces 14 pieces and wins!" in out
     assert out.rstrip().endswith("Ada wins with 14 pieces.\nrecord saved to " + str(record))
@@ -61,3 +63,14 @@ def test_two_player_game_typed_to_a_winner(monkeypatch, capsys):
     assert "Ada puts 7 pieces in the bowl (now 13)." in out
     assert "Ben cannot pay the ante of 2 (has 1) and is out of the game." in out
     assert "Ada wins as the last player in." in out
+
+
+def test_chess_clock_timeout_typed_at_the_prompt(monkeypatch, capsys):
+    """The referee's timer would post it; at the terminal a person types it."""
+    lines = ["drop 3/0", "moves", "timeout 1"]
+    status, out = play_typed(monkeypatch, capsys, lines, "--players", "Ada,Ben,Cleo",
+                             "-o", "chess_clock=true")
+    assert status == 0
+    assert "at any time: timeout 1" in out
+    assert "Ada's clock ran out: Ada is out of the game." in out
+    assert "Ben and Cleo each ante 2 pieces to Ben (4 to drop)." in out
