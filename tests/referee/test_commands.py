@@ -48,7 +48,7 @@ def test_the_demo_plays_every_game_and_reports_the_files_it_wrote(tmp_path):
     out = tabletop("demo", "--quiet", "--max-actions", "60", "--out", "tour", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     for game in ("rocketball", "rocca"):
-        assert f"\n{game}: " in out.stdout
+        assert f"\ndemo: {game}: " in out.stdout
         gifs = list((tmp_path / "tour").glob(f"{game}-*.gif"))
         assert len(gifs) >= 3 and f"tour/{game}-table.gif" in out.stdout
         assert (tmp_path / "tour" / f"{game}.jsonl").exists()
