@@ -4,6 +4,18 @@ Device threads only post ``InputEvent``s; this loop is the single consumer, so t
 journal and the displays change in one place and one order: an action is checked by the
 engine, written to the journal (on disk), and only then shown. A power cut between the two
 loses nothing a player saw; the next start replays the journal to the same state.
+
+The events the loop understands (``device.events.InputEvent``):
+
+- ``press`` / ``repeat`` / ``hold`` with ``key`` a button role and ``seat`` the seat's name
+  (None: whoever is to move, as the keyboard does). Arrows repeat; holding ``back`` is undo.
+- ``dice`` with ``value`` a number: a die read by a camera or typed on a serial panel.
+- ``proposal`` with ``value`` an action's notation: the vision judge's verdict (Rocca). It is
+  shown on every display and waits: ``yes``/``ok`` on any panel accepts it, ``no``/``back``
+  overrules it, and the outcome can then be entered by hand.
+- ``timer`` with ``value`` an action's notation: applied if the game lists it among its
+  external actions now (Rocketball's reversal; see ``referee.timers``).
+- ``quit``: stop the loop (the game stays in the journal, unfinished).
 """
 
 from __future__ import annotations

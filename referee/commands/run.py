@@ -10,6 +10,9 @@ import queue
 import sys
 from pathlib import Path
 
+from gpiozero.exc import GPIOZeroError
+from luma.core.error import Error as LumaError
+
 from device.events import InputEvent
 from device.keyboard import HELP, KeyboardInput
 from engines.core import IllegalAction, OptionError
@@ -68,7 +71,11 @@ def run(args) -> int:
         if args.new and (old := journal.unfinished(game_id)):
             journal.abandon(old.id)
         if config:
-            wiring = wire_config(config, events.put)
+            try:
+                wiring = wire_config(config, events.put)
+            except (GPIOZeroError, LumaError, OSError) as exc:
+                raise UserError(f"cannot open the table's devices: {exc} "
+                                "(not on the Pi? `tabletop run --sim` simulates the table)") from None
         else:
             wiring = wire_sim(players, args.output, args.out)
         session = Session.open(journal, game_id, players, options, seed, table=wiring.table,
