@@ -81,6 +81,8 @@ class Session:
         for entry in journal.actions(row.id):  # resume: replay what the journal holds
             self._advance_state(self.game.parse(entry.notation))
         self.seq = journal.next_seq(row.id)
+        if self.state.is_over and row.finished is None:  # cut off between the last action and its end
+            journal.finish(row.id, self.state.result.text if self.state.result else "over")
         self.controller = controller or controller_for(row.game)
         self.controller.reset(self.state)
         self._sync_selection()

@@ -151,3 +151,26 @@ def test_the_journal_exports_a_record_that_replays_to_the_same_state(table):
     record = table.journal.record(table.session.row.id)
     assert record.header.game == "pig" and record.header.seed == 5
     assert replay(record).final == table.session.state
+
+
+def test_a_game_cut_off_after_its_last_action_is_closed_on_restart(tmp_path):
+    """The power went between the winning action's write and the end of the game: the restart
+    shows the result and the journal no longer offers the game for resuming."""
+    import random
+
+    from engines.core.bots import playout
+    from engines.core.registry import load
+    from referee.journal import Journal
+    from referee.session import Session
+
+    game = load("pig", {"target": 10})
+    final, actions = playout(game.new(), random.Random(3))
+    journal = Journal(tmp_path / "j.sqlite")
+    row = journal.start_game("pig", "test", {"target": 10}, list(final.players), 1)
+    for a in actions:
+        journal.append(row.id, a.notation(), False)
+    assert journal.unfinished("pig") is not None
+    session = Session.open(journal, "pig")
+    assert session.state == final and session.state.is_over
+    assert journal.unfinished("pig") is None
+    assert journal.game(row.id).result == final.result.text
