@@ -44,7 +44,7 @@ def test_the_seat_to_move_sees_its_choice_and_the_others_see_whose_turn(table):
     assert table.screen(0)[2] == ">roll"
     assert table.screen(1)[0] == "bob: ann to move"
     roll = journal_actions(table)[0]  # the referee rolled the first die itself
-    assert table.screen(None)[:3] == ["Pig", "ann to move", f"roll: {roll}"]
+    assert table.screen(None)[:3] == ["Pig", "ann to move", roll]
 
 
 def test_arrow_then_ok_applies_the_shown_action_journals_it_and_updates_every_display(table):
@@ -89,7 +89,7 @@ def test_panel_dice_a_pressed_number_is_the_roll_and_an_impossible_one_is_refuse
     assert " ".join(t.screen(0)[4:]) == "no: 7 is not a possible outcome here"
     t.press("ann", "4")
     assert journal_actions(t) == ["die 4"]
-    assert t.screen(None)[2] == "roll: die 4"
+    assert t.screen(None)[2] == "die 4"
     assert t.screen(0)[0] == "ann: your go"
 
 
