@@ -72,6 +72,7 @@ def test_rocca_is_never_rolled_by_the_referee_and_a_number_counts_the_splash(roc
     fall off the board are a splash; the referee waits to be told how many."""
     s, displays = rocca
     assert s.state.is_chance and not s.history  # the referee waits for the drop
+    assert text(displays, 0)[2] == "splashed? 0-9 yes=0"
     press(s, "1")
     assert s.history[-1][1].notation().endswith("/1")
     assert text(displays, 0)[0] == "ana: your go"
@@ -84,8 +85,10 @@ def test_rocca_yes_reports_a_clean_shot_and_no_lists_the_fouls(rocca):
     press(s, "yes")                    # the drop: nothing splashed
     press(s, "ok", seat="ana")         # shoot
     assert s.state.is_chance
+    assert text(displays, 0)[2:4] == ["yes=clean no=foul", ">pass"]
     press(s, "no", seat="ana")
-    assert text(displays, 0)[2].startswith(">foul")
+    assert text(displays, 0)[2] == "which foul? ok=this"
+    assert text(displays, 0)[3].startswith(">foul")
     press(s, "ok", seat="ana")
     assert s.history[-1][1].notation().startswith("foul")
     assert text(displays, 1)[0] == "ben: enter outcome"  # ben's turn starts with his drop
