@@ -33,7 +33,7 @@ from engines.core.state import Action, Event, Game, State
 from .boards import PICTURES
 from .controllers import ARROWS, ListController, controller_for
 from .dice import seeded_rng, virtual_roll
-from .journal import GameRow, Journal
+from .journal import GameRow, Journal, JournalError
 from .screens import View, draw, seat_lines, table_lines
 
 ANNOUNCE = frozenset({
@@ -79,7 +79,12 @@ class Session:
         self.view = View(self.game.title, self.state)
         self.pending: Action | None = None
         for entry in journal.actions(row.id):  # resume: replay what the journal holds
-            self._advance_state(self.game.parse(entry.notation))
+            try:
+                self._advance_state(self.game.parse(entry.notation))
+            except IllegalAction as exc:
+                raise JournalError(
+                    f"game {row.id} of the journal does not replay at entry {entry.seq} "
+                    f"({entry.notation!r}: {exc}); keep the file and start afresh with --new") from None
         self.seq = journal.next_seq(row.id)
         if self.state.is_over and row.finished is None:  # cut off between the last action and its end
             journal.finish(row.id, self.state.result.text if self.state.result else "over")
@@ -110,7 +115,12 @@ class Session:
         new, events = outcome or before.apply(action)
         self.history.append((before, action))
         self.state = new
-        actor = "chance" if before.is_chance else before.players[before.to_move] if before.to_move is not None else "referee"
+        if action in before.external_actions():
+            actor = "timer"
+        elif before.is_chance:
+            actor = "chance"
+        else:
+            actor = before.players[before.to_move]
         v = self.view
         v.state, v.last_action, v.last_actor = new, action.notation(), actor
         if before.is_chance:
@@ -154,6 +164,8 @@ class Session:
         before, action = self.history[-1]
         if before.is_chance:
             return self.refuse(seat, f"{action.notation()} is revealed; no undo")
+        if action in before.external_actions():
+            return self.refuse(seat, f"the timer's {action.notation()} stands")
         if before.to_move in self.bots:
             return self.refuse(seat, "the last move was the referee's bot")
         self.seq = self.journal.undo(self.row.id) + 1

@@ -155,3 +155,7 @@ def test_rocketball_timed_tug_of_war_the_referees_timer_reverses_the_goals_with_
     assert [e.notation for e in s.journal.actions(s.row.id)][-1] == "reverse"
     banner = " ".join(text(displays, None, 90)[4:])
     assert banner and banner == " ".join(text(displays, 0, 90)[4:])
+    assert s.view.last_actor == "timer"
+    s.handle(InputEvent("test", "press", "undo"))  # a player cannot take back the timer
+    assert s.state.reversed != before
+    assert "the timer's reverse" in " ".join(text(displays, s.state.to_move, 90)[4:])

@@ -174,3 +174,18 @@ def test_a_game_cut_off_after_its_last_action_is_closed_on_restart(tmp_path):
     assert session.state == final and session.state.is_over
     assert journal.unfinished("pig") is None
     assert journal.game(row.id).result == final.result.text
+
+
+def test_a_journal_that_no_longer_replays_is_reported_with_its_entry_and_kept(tmp_path):
+    import pytest
+
+    from referee.journal import Journal, JournalError
+    from referee.session import Session
+
+    journal = Journal(tmp_path / "j.sqlite")
+    row = journal.start_game("pig", "test", {"target": 20}, ["ann", "bob"], 1)
+    journal.append(row.id, "die 3", True)
+    journal.append(row.id, "die 5", True)  # not possible: ann must decide first
+    with pytest.raises(JournalError, match=r"does not replay at entry 2 \('die 5'"):
+        Session.open(journal, "pig")
+    assert [e.notation for e in journal.actions(row.id)] == ["die 3", "die 5"]  # nothing lost
