@@ -189,3 +189,35 @@ def test_a_journal_that_no_longer_replays_is_reported_with_its_entry_and_kept(tm
     with pytest.raises(JournalError, match=r"does not replay at entry 2 \('die 5'"):
         Session.open(journal, "pig")
     assert [e.notation for e in journal.actions(row.id)] == ["die 3", "die 5"]  # nothing lost
+
+
+def test_every_action_is_on_disk_before_any_display_shows_it(tmp_path):
+    """Each time a display changes, a second connection to the journal file already holds every
+    action the session has applied: a power cut can never lose something a player saw."""
+    from device.displays import memory_display
+    from referee.journal import Journal
+    from referee.session import Session, Table
+
+    path = tmp_path / "j.sqlite"
+    checks = []
+
+    class Watching:
+        def __init__(self):
+            self.device = memory_display()
+
+        def display(self, image):
+            reader = Journal(path)
+            on_disk = len(reader.actions(session.row.id))
+            reader.close()
+            checks.append(on_disk == len(session.history))
+            self.device.display(image)
+
+        def __getattr__(self, name):
+            return getattr(self.device, name)
+
+    journal = Journal(path)
+    session = Session.open(journal, "pig", options={"target": 100}, seed=2, bots=(0, 1),
+                           table=Table({None: [Watching()]}))
+    session.advance(limit=40)
+    journal.close()
+    assert len(checks) == 40 and all(checks)
