@@ -15,6 +15,8 @@ The events the loop understands (``device.events.InputEvent``):
   overrules it, and the outcome can then be entered by hand.
 - ``timer`` with ``value`` an action's notation: applied if the game lists it among its
   external actions now (Rocketball's reversal; see ``referee.timers``).
+- ``health`` from a serial panel, ``value.state`` "lost", "silent" or "connected": shown on
+  the displays as the last event.
 - ``quit``: stop the loop (the game stays in the journal, unfinished).
 """
 
@@ -227,7 +229,9 @@ class Session:
         seat = self.seat_index(ev.seat)
         if seat == -1 or self.state.is_over and ev.kind != "timer":
             return True
-        if ev.kind == "timer":
+        if ev.kind == "health":
+            self._health(ev)
+        elif ev.kind == "timer":
             self._external(ev.value)
         elif ev.kind == "dice":
             self._apply_intent(self.controller.number(int(ev.value), self.state), seat)
@@ -289,6 +293,15 @@ class Session:
         except IllegalAction as exc:
             self.refuse(None, f"'{notation}': {exc}")
             return None
+
+    def _health(self, ev) -> None:
+        """A panel was lost or came back: say so on the displays, so nobody presses in vain."""
+        state = getattr(ev.value, "state", ev.value)
+        if state not in ("connected", "lost", "silent"):
+            return
+        self.view.last_event = f"{ev.seat or 'table'} panel {state}"
+        self.echo(f"  * {self.view.last_event}")
+        self.redraw()
 
     def _external(self, notation: str) -> None:
         """A timer rang: apply its action if the game lists it now."""

@@ -79,7 +79,7 @@ def run(args) -> int:
             journal.abandon(old.id)
         if config:
             try:
-                wiring = wire_config(config, events.put)
+                wiring = wire_config(config, events)
             except (GPIOZeroError, LumaError, OSError) as exc:
                 raise UserError(f"cannot open the table's devices: {exc} "
                                 "(not on the Pi? `tabletop run --sim` simulates the table)") from None

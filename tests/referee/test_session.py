@@ -221,3 +221,12 @@ def test_every_action_is_on_disk_before_any_display_shows_it(tmp_path):
     session.advance(limit=40)
     journal.close()
     assert len(checks) == 40 and all(checks)
+
+
+def test_a_lost_serial_panel_is_shown_on_the_displays(table):
+    from device.events import InputEvent
+
+    table.session.handle(InputEvent("panel:ann", "health", seat="ann", value="lost"))
+    assert "ann panel lost" in table.screen(None)
+    table.session.handle(InputEvent("panel:ann", "health", seat="ann", value="connected"))
+    assert "ann panel connected" in table.screen(None)

@@ -48,7 +48,7 @@ def table(tmp_path):
         opened.append(wiring)
         return memory_display(wiring["width"], wiring["height"], wiring["rotate"])
 
-    wiring = wire_config(config, events.put, pin_factory=factory, display_factory=display_factory)
+    wiring = wire_config(config, events, pin_factory=factory, display_factory=display_factory)
     journal = Journal(tmp_path / "j.sqlite")
     session = Session.open(journal, config.game, config.seat_names, table=wiring.table)
     session.redraw()
