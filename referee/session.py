@@ -170,6 +170,8 @@ class Session:
             return self.refuse(seat, f"the timer's {action.notation()} stands")
         if before.to_move in self.bots:
             return self.refuse(seat, "the last move was the referee's bot")
+        if seat is not None and seat != before.to_move:
+            return self.refuse(seat, f"only {before.players[before.to_move]} can take it back")
         self.seq = self.journal.undo(self.row.id) + 1
         self.history.pop()
         self.state = before
@@ -234,7 +236,10 @@ class Session:
         elif ev.kind == "timer":
             self._external(ev.value)
         elif ev.kind == "dice":
-            self._apply_intent(self.controller.number(int(ev.value), self.state), seat)
+            if isinstance(ev.value, int) and not isinstance(ev.value, bool):
+                self._apply_intent(self.controller.number(ev.value, self.state), seat)
+            else:
+                self.refuse(seat, f"a die reading must be a number, not {ev.value!r}")
         elif ev.kind == "proposal":
             self._propose(ev.value)
         elif ev.kind in ("press", "hold", "repeat"):

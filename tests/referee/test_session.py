@@ -108,6 +108,11 @@ def test_holding_back_undoes_a_decision_but_never_a_revealed_roll(panel_table, f
     assert journal_actions(t) == ["die 4"]
     assert t.screen(0)[0] == "ann: your go"
     assert "ann took back roll" in " ".join(t.screen(None))
+    t.press("ann", "ok")  # roll again, then bob tries to take it back: not his move
+    t.session.handle(InputEvent("script", "press", "undo", seat="bob"))
+    assert journal_actions(t) == ["die 4", "roll"]
+    assert " ".join(t.screen(1)[4:]).strip() == "no: only ann can take it back"
+    t.session.handle(InputEvent("script", "press", "undo", seat="ann"))
     t.session.handle(InputEvent("script", "press", "undo", seat="ann"))
     assert journal_actions(t) == ["die 4"]
     assert " ".join(t.screen(0)[4:]) == "no: die 4 is revealed; no undo"
@@ -230,3 +235,14 @@ def test_a_lost_serial_panel_is_shown_on_the_displays(table):
     assert "ann panel lost" in table.screen(None)
     table.session.handle(InputEvent("panel:ann", "health", seat="ann", value="connected"))
     assert "ann panel connected" in table.screen(None)
+
+
+def test_a_die_reading_that_is_not_a_number_is_refused_without_harm(panel_table):
+    from device.events import InputEvent
+
+    t = panel_table
+    t.session.handle(InputEvent("camera", "dice", value="four"))
+    assert journal_actions(t) == []
+    assert "a die reading must be a number" in " ".join(t.screen(None))
+    t.session.handle(InputEvent("camera", "dice", value=4))
+    assert journal_actions(t) == ["die 4"]
