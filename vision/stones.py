@@ -57,7 +57,7 @@ class StoneParams:
     px_per_mm: resolution of the top-down view the detector works in (lower is faster; it never
     exceeds the camera's own resolution on the board).
     edge_band_mm: half-width of the strips along the board's edges that are modelled as profiles.
-    margin_mm: how far around the board stones are looked for (None: 3/4 of the board's longer side).
+    margin_mm: how far around the board stones are looked for (None: 0.35 of the board's longer side).
     """
 
     min_diameter_mm: float = 10.0
@@ -118,7 +118,7 @@ class TopView:
         W, H = board.size_mm
         fh, fw = frame_shape[:2]
         self.s = s = min(params.px_per_mm, board.px_per_mm())
-        margin = params.margin_mm if params.margin_mm is not None else 0.75 * max(W, H)
+        margin = params.margin_mm if params.margin_mm is not None else 0.35 * max(W, H)
         frame_px = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float64)
         frame_mm = board.to_mm(frame_px)
         hom = frame_px @ board.H[2, :2] + board.H[2, 2]
@@ -168,8 +168,8 @@ def _extend(img: np.ndarray, keep: np.ndarray, k: int) -> np.ndarray:
     if keep.all() or not keep.any():
         return img
     w = keep.astype(np.float32)
-    num = cv2.GaussianBlur(img.astype(np.float32) * w[..., None], (k, k), 0)
-    den = cv2.GaussianBlur(w, (k, k), 0)[..., None]
+    num = cv2.blur(img.astype(np.float32) * w[..., None], (k, k))
+    den = cv2.blur(w, (k, k))[..., None]
     fill = np.where(den > 1e-3, num / np.maximum(den, 1e-3), img.reshape(-1, 3)[keep.ravel()].mean(axis=0))
     return np.where(keep[..., None], img, np.clip(fill, 0, 255).astype(np.uint8))
 
@@ -204,8 +204,7 @@ class _Surface:
 
         # along the edges: the edge profile (difference from the 2-D surface, by distance from the
         # edge), the median along the edge over stretches many stones long
-        diff = ycc.astype(np.int16) - bg.astype(np.int16)
-        diff[~valid] = 0
+        diff = (ycc.astype(np.int16) - bg.astype(np.int16)) * valid[..., None]
         e = int(np.ceil(band * view.s))
         seg = max(4.0 * max_d, 8.0)
         for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
@@ -224,32 +223,34 @@ class _Surface:
             slack = 2
             padded = np.pad(prof, ((slack, slack), (0, 0), (0, 0)), mode="edge")
             tries = np.stack([strip - padded[k: k + strip.shape[0]] for k in range(2 * slack + 1)])
-            best = np.abs(tries).sum(axis=3).argmin(axis=0)
+            best = np.abs(tries[..., 0]).argmin(axis=0)  # luma decides: edges are mostly light and shade
             fitted = np.take_along_axis(tries, best[None, ..., None], axis=0)[0]
             if axis == 0:
                 diff[r0:r1, c0:c1] = fitted
             else:
                 diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
-        resid = np.abs(diff).astype(np.float32)
-        resid[markers > 0] = 0
+        resid = np.abs(diff).astype(np.float32) * (markers == 0)[..., None]
         self.bg = np.clip(ycc.astype(np.int16) - diff, 0, 255).astype(np.uint8)
 
-        # robust noise per channel, for board, table and the edge strips apart (brighter surfaces
-        # and JPEG blocks are noisier), then a local texture level, with stones clipped out so
-        # that they do not inflate their own neighbourhood's level
-        zone = np.where(on_board > 0, 1, 2).astype(np.uint8)
-        zone[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)] = np.where(
-            zone[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)] == 1, 1, 3)
-        inner = np.zeros((h, w), bool)
-        inner[max(bv0 + e, 0):max(bv1 - e, 0), max(bu0 + e, 0):max(bu1 - e, 0)] = True
-        zone[(zone == 1) & ~inner] = 3
-        inv_sigma = np.ones((h, w, 3), np.float32)
-        for zid in (1, 2, 3):
-            sel = (zone == zid) & valid & (markers == 0)
-            sample = resid[sel][::5]
+        # robust noise per channel, for the board, the table and the edge strips apart (brighter
+        # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
+        # out so that they do not inflate their own neighbourhood's level
+        outer = np.s_[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)]
+        inner = np.s_[max(bv0 + e, 0):max(bv1 - e, 0), max(bu0 + e, 0):max(bu1 - e, 0)]
+        zone = np.zeros((h, w), np.uint8)  # 0 the table, 1 the edge strips, 2 the board inside them
+        zone[outer] = 1
+        zone[inner] = 2
+        usable = (view.valid > 0) & (markers == 0)
+        step = max(int(np.sqrt(h * w / 20000)), 1)
+        zone_q, resid_q, usable_q = zone[::step, ::step], resid[::step, ::step], usable[::step, ::step]
+        inv_sigma = np.ones((3, 1, 3), np.float32)
+        for zid in range(3):
+            sample = resid_q[(zone_q == zid) & usable_q]
             if len(sample) > 30:
-                inv_sigma[zone == zid] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=0), 1.0)
-        z = cv2.transform(cv2.multiply(resid, inv_sigma), np.ones((1, 3), np.float32))
+                inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=0), 1.0)
+        z = cv2.transform(resid, inv_sigma[0])
+        z[outer] = cv2.transform(resid[outer], inv_sigma[1]).reshape(z[outer].shape)
+        z[inner] = cv2.transform(resid[inner], inv_sigma[2]).reshape(z[inner].shape)
         z_small = cv2.resize(z, (sw, sh), interpolation=cv2.INTER_AREA)
         kt = _odd(k / 2)
         texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
