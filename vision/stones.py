@@ -303,12 +303,13 @@ def detect_stones(
         if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
-        for part in _split(comp, min_d, max_d):
-            part = _half_contrast(part, z[y0:y1, x0:x1], params.threshold)
-            part = _trim_shadow(part, _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1]), min_d)
-            st = _stone(part, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params)
-            if st is not None:
-                stones.append(st)
+        shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1])
+        for part in _split(comp, z[y0:y1, x0:x1], min_d):
+            for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
+                piece = _trim_shadow(piece, shadow, min_d)
+                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params)
+                if st is not None:
+                    stones.append(st)
     return stones
 
 
@@ -329,19 +330,41 @@ def _complete_crescents(cand: np.ndarray, min_d: float, max_d: float) -> np.ndar
     return cand
 
 
-def _half_contrast(part: np.ndarray, z: np.ndarray, threshold: float) -> np.ndarray:
-    """Tighten a footprint to where its difference reaches half the stone's own contrast.
+CONTRAST_FRACTION = 0.3
+
+
+def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_d: float, threshold: float,
+                       depth: int = 0) -> list[np.ndarray]:
+    """Tighten a footprint to where its difference reaches a fraction of the stone's own contrast;
+    what that leaves aside, if it is stone-sized and not shade, is another stone (a faint stone
+    touching a vivid one), outlined the same way.
 
     Defocus, motion and resampling blur a stone's edge into a ramp, and its soft shadow and halo
-    reach far beyond it; a blurred step crosses half its height at the true edge, so half the
-    stone's (robust) peak contrast puts the outline there, whatever the stone's contrast.
+    reach far beyond it. A blurred step crosses half its height at the true edge, but a stone is a
+    dome (its rim is darker than its top), so a lower fraction of its robust peak contrast keeps the
+    rim while still dropping the halo, whatever the stone's own contrast.
     """
     level = float(np.percentile(z[part > 0], 90))
-    cut = max(threshold, 0.5 * level)
+    cut = max(threshold, CONTRAST_FRACTION * level)
+    min_px = np.pi * (min_d / 2) ** 2 * 0.7
     if cut <= threshold:
-        return part
+        return [part]
     core = _fill_holes(((z > cut) & (part > 0)).astype(np.uint8) * 255) // 255
-    return core if core.sum() >= 0.3 * part.sum() else part
+    if core.sum() < min_px:
+        return [part]
+    found = [core]
+    rest = part & (1 - cv2.dilate(core, np.ones((3, 3), np.uint8)))
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, _disk(min_d * 0.6))
+    if depth < 2 and rest.sum() >= min_px:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
+        for i in range(1, n):
+            if stats[i, 4] < min_px:
+                continue
+            piece = (labels == i).astype(np.uint8)
+            if (shadow & piece).sum() > 0.5 * stats[i, 4]:
+                continue  # the stone's own cast shadow
+            found += _contrast_outlines(piece, z, shadow, min_d, threshold, depth + 1)
+    return found
 
 
 def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -372,11 +395,20 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     return _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
 
 
-def _split(comp: np.ndarray, min_d: float, max_d: float) -> list[np.ndarray]:
-    """Separate touching stones: one seed per distance-transform peak with a neck between them."""
+def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
+    """Separate touching stones: one seed per peak of the footprint's landscape with a neck between.
+
+    The landscape is the distance to the footprint's border (touching round stones leave a waist)
+    times the difference from the surface (a stone's rim is darker than its top, so a contact
+    line is a valley even where two flat sides touch).
+    """
     dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
+    zc = cv2.GaussianBlur(z, (0, 0), max(min_d / 8, 0.7))
+    inside = zc[comp > 0]
+    zc = np.minimum(zc, np.percentile(inside, 75)) / max(float(np.percentile(inside, 75)), 1e-6)
+    dist = dist * zc
     r_min = min_d / 2
-    peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.6)
+    peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.5)
     ys, xs = np.nonzero(peaks_mask)
     if len(xs) <= 1:
         return [comp]
@@ -424,7 +456,8 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
         return None
     c = max(contours, key=cv2.contourArea)
     area = cv2.contourArea(c)
-    if area < np.pi * (min_d / 2) ** 2 * 0.7 or area > np.pi * (max_d / 2) ** 2:
+    n_px = int(part.sum())
+    if n_px < np.pi * (min_d / 2) ** 2 * 0.7 or n_px > np.pi * (max_d / 2) ** 2:
         return None
     hull_area = cv2.contourArea(cv2.convexHull(c))
     solidity = area / max(hull_area, 1.0)
