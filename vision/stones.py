@@ -66,7 +66,7 @@ class StoneParams:
     min_diameter_mm: float = 10.0
     max_diameter_mm: float = 50.0
     threshold: float = 7.0
-    min_score: float = 0.3
+    min_score: float = 0.6
     px_per_mm: float = 0.8
     edge_band_mm: float = 20.0
     margin_mm: float | None = None
@@ -156,12 +156,14 @@ class TopView:
 
 
 def _marker_mask(board: Board, view: TopView) -> np.ndarray:
-    """The ArUco markers and their white stickers: strong structure that is never a stone."""
+    """The ArUco markers and their white stickers: strong structure that is never a stone (a
+    square two marker sides wide around each corner)."""
     mask = np.zeros(view.valid.shape, np.uint8)
     W, H = board.size_mm
     for (cx, cy), side_px in zip([(0, 0), (W, 0), (W, H), (0, H)], board.marker_side_px, strict=True):
         side_mm = side_px / board.px_per_mm(np.array([cx, cy])) if side_px > 0 else 0.12 * min(W, H)
-        (u0, v0), (u1, v1) = view.from_mm([[cx - side_mm, cy - side_mm], [cx + side_mm, cy + side_mm]])
+        half = side_mm
+        (u0, v0), (u1, v1) = view.from_mm([[cx - half, cy - half], [cx + half, cy + half]])
         cv2.rectangle(mask, (int(u0), int(v0)), (int(np.ceil(u1)), int(np.ceil(v1))), 255, -1)
     return mask
 
@@ -293,6 +295,7 @@ def detect_stones(
     if ignore_mask is not None:
         blocked = cv2.dilate((view.warp(ignore_mask, nearest=True) > 0).astype(np.uint8), _disk(3))
     edge = cv2.dilate((view.valid == 0).astype(np.uint8), _disk(3))
+    near_marker = cv2.dilate(markers, _disk(3))
 
     camera = board.camera_mm(frame.shape) if params.silhouette_height_mm > 0 else None
     stones: list[Stone] = []
@@ -309,10 +312,13 @@ def detect_stones(
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
         shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1])
+        # a marker's sticker casts a shadow and blurs into the surface: demand more there
+        min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         for part in _split(comp, z[y0:y1, x0:x1], min_d):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 piece = _trim_shadow(piece, shadow, min_d)
-                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera)
+                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
+                            min_score)
                 if st is not None:
                     stones.append(st)
     return stones
@@ -470,7 +476,7 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
 
 
 def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams,
-           camera: np.ndarray | None) -> Stone | None:
+           camera: np.ndarray | None, min_score: float) -> Stone | None:
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -490,13 +496,13 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
         # the outline is seen at silhouette height: bring it down along the rays to the camera
         outline_mm = camera[:2] + (outline_mm - camera[:2]) * (1 - params.silhouette_height_mm / camera[2])
     cx, cy, a_mm = _centroid(outline_mm)
-    if a_mm <= 0:
-        return None
+    if np.sqrt(a_mm / np.pi) < 0.4 * params.min_diameter_mm:
+        return None  # smaller than any stone once outlined
     contrast = float(np.median(z[part > 0]))
     score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
     if cut:
         score *= 0.5  # cut by the frame: its centre is a guess
-    if score < params.min_score:
+    if score < min_score:
         return None
     centre_px = board.to_px(np.array([cx, cy]))
     return Stone(
