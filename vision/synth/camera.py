@@ -87,3 +87,21 @@ def make_camera(style: dict, size: tuple[int, int], rng: np.random.Generator) ->
     offset = 2 + slack * rng.uniform(0.2, 0.8, 2) - lo
     K = np.array([[f, 0, offset[0]], [0, f, offset[1]], [0, 0, 1.0]])
     return Camera(K, R, t, (width, height))
+
+
+def bumped(camera: Camera, bump: dict) -> Camera:
+    """The camera after a knock: the picture turned by ``rotate_deg`` about its centre and
+    shifted by ``shift_px`` (a small turn and pan of the camera, as a pinhole model allows)."""
+    try:
+        dx, dy = (float(v) for v in bump["shift_px"])
+        angle = np.radians(float(bump.get("rotate_deg", 0.0)))
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(
+            f"bump {bump!r}: give shift_px [dx, dy] and optionally rotate_deg"
+        ) from None
+    w, h = camera.size
+    c, s = np.cos(angle), np.sin(angle)
+    turn = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+    to_centre = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1.0]])
+    back = np.array([[1, 0, w / 2 + dx], [0, 1, h / 2 + dy], [0, 0, 1.0]])
+    return Camera(back @ turn @ to_centre @ camera.K, camera.R, camera.t, camera.size)

@@ -70,6 +70,8 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "light_azimuth_deg": float(rng.uniform(0, 360)),
         "light_gradient": float(rng.uniform(0.0, 0.35)),
         "brightness": float(rng.uniform(0.8, 1.15)),
+        "vignette": float(rng.uniform(0.0, 0.3)),
+        "flicker": float(rng.uniform(0.0, 0.015)),
         "shadow": float(rng.uniform(0.25, 0.5)),
         "noise_sigma": float(rng.uniform(1.0, 5.0)),
         "jpeg_quality": int(rng.integers(55, 95)) if rng.random() < 0.5 else None,
@@ -77,10 +79,12 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "skin_bgr": _pick(rng, SKIN_BGR, 12),
         "sleeve_bgr": _pick(rng, SLEEVE_BGR, 10),
         "hand_scale": float(rng.uniform(0.9, 1.15)),
-        "board_decel_mm_s2": float(rng.uniform(450, 900)),
+        "board_decel_mm_s2": float(rng.uniform(220, 420)),
         "table_decel_mm_s2": float(rng.uniform(2500, 4000)),
         "restitution": float(rng.uniform(0.35, 0.6)),
         "stone_friction": float(rng.uniform(0.3, 0.6)),
+        # never drawn: a knocked camera, {"frame": f, "shift_px": [dx, dy], "rotate_deg": r}
+        "bump": None,
     }
     unknown = sorted(set(overrides) - set(style))
     if unknown:
