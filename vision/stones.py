@@ -253,7 +253,8 @@ class _Surface:
         for zid in range(3):
             sample = resid_q[(zone_q == zid) & usable_q]
             if len(sample) > 30:
-                inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=0), 1.0)
+                sample = np.ascontiguousarray(sample[:: max(len(sample) // 3000, 1)].T)  # plenty for a median
+                inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=1), 1.0)
         z = cv2.transform(resid, inv_sigma[0])
         z[outer] = cv2.transform(resid[outer], inv_sigma[1]).reshape(z[outer].shape)
         z[inner] = cv2.transform(resid[inner], inv_sigma[2]).reshape(z[inner].shape)
