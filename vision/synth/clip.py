@@ -81,7 +81,12 @@ def truth_json(
             ],
             "contacts": [{"frame": f, "a": a, "b": b} for f, a, b in t.contacts],
             "hand": [
-                hand_bbox(camera_at(cameras, i)[1], f.hand, renderer_style)
+                hand_bbox(
+                    camera_at(cameras, i)[1],
+                    f.hand,
+                    renderer_style,
+                    t.frames[i - 1].hand if i else None,
+                )
                 for i, f in enumerate(t.frames)
             ],
             "bumps": [

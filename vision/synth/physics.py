@@ -164,9 +164,6 @@ class World:
             for sid, b in sorted(self.bodies.items())
         ]
 
-    def speeds(self) -> dict[int, float]:
-        return {sid: float(b.velocity.length) for sid, b in self.bodies.items()}
-
     def kick(self, stone_id: int, velocity: np.ndarray, spin: float) -> None:
         body = self.bodies[stone_id]
         body.velocity = (float(velocity[0]), float(velocity[1]))

@@ -24,6 +24,8 @@ NOISE_FRAMES = 6  # sensor noise cycles through this many frames
 
 
 class Renderer:
+    """Draws the frames of one camera: the background once, then stones and hand per frame."""
+
     def __init__(
         self,
         style: dict,
@@ -73,9 +75,28 @@ class Renderer:
         scale = self.camera.scale_at(np.array(self.style["board_mm"])[None] / 2)[0]
         canvas = cv2.GaussianBlur(table.canvas, (0, 0), max(0.45 * table.ppm / scale, 0.5))
         M = self.camera.homography @ np.linalg.inv(table.A)
-        img = cv2.warpPerspective(
-            canvas, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
+        if not self.camera.k1:
+            img = cv2.warpPerspective(
+                canvas, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+        else:  # through an ideal lens onto a wider picture, then bent by the distortion
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            ideal = self.camera.undistort_px(np.column_stack([xx.ravel(), yy.ravel()]))
+            pad = np.ceil(
+                np.maximum(-ideal.min(axis=0), ideal.max(axis=0) - [w - 1, h - 1]).clip(0)
+            ).astype(int)
+            shift = np.array([[1, 0, pad[0]], [0, 1, pad[1]], [0, 0, 1.0]])
+            wide = cv2.warpPerspective(
+                canvas,
+                shift @ M,
+                (w + 2 * pad[0], h + 2 * pad[1]),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            maps = (ideal + pad).astype(np.float32).reshape(h, w, 2)
+            img = cv2.remap(
+                wide, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
         return np.clip(img * self.light[..., None], 0, 255).astype(np.uint8)
 
     # -- per frame ---------------------------------------------------------------------------
@@ -93,7 +114,7 @@ class Renderer:
         for s in sorted(moving, key=lambda s: (s.in_air, s.z)):
             self._stone(img, s, prev.get(s.id))
         if frame.hand is not None:
-            self._hand(img, frame.hand)
+            self._hand(img, frame.hand, previous.hand if previous else None)
         return self._finish(img, index)
 
     def _static(self, stones: list[StoneFrame]) -> np.ndarray:
@@ -121,8 +142,9 @@ class Renderer:
         style = self.style
         if style["defocus_sigma"] > 0.3:
             img = cv2.GaussianBlur(img, (0, 0), style["defocus_sigma"])
-        if style["flicker"] > 0:  # mains-lit rooms and auto-exposure wobble the brightness
-            img *= 1 + style["flicker"] * np.sin(index * 2.1 + self.flicker_phase)
+        # mains-lit rooms and auto-exposure wobble the brightness; the camera's colour balance
+        gain = 1 + style["flicker"] * np.sin(index * 2.1 + self.flicker_phase)
+        img *= np.array(style["white_balance"], np.float32) * gain
         noise = self._sensor_noise(index % NOISE_FRAMES)
         out = cv2.add(img, noise, dtype=cv2.CV_8U)  # saturating, like a sensor
         if style["jpeg_quality"]:
@@ -193,11 +215,13 @@ class Renderer:
         w, h = self.camera.size
         return float(self.light[int(np.clip(pt[1], 0, h - 1)), int(np.clip(pt[0], 0, w - 1))])
 
-    def _hand(self, img: np.ndarray, pose: HandPose) -> None:
+    def _hand(self, img: np.ndarray, pose: HandPose, previous: HandPose | None) -> None:
         skin_px, arm_px, skin_sh, arm_sh = hand_outline_px(
             self.camera, pose, self.style, self.light_mm
         )
-        box = _box(np.vstack([*skin_px, *skin_sh, arm_px, arm_sh]), 12, self.camera.size)
+        smear = hand_smear_px(self.camera, pose, previous)
+        margin = 12 + int(np.ceil(np.abs(smear).max()))
+        box = _box(np.vstack([*skin_px, *skin_sh, arm_px, arm_sh]), margin, self.camera.size)
         if box is None:
             return
         x0, y0, x1, y1 = box
@@ -222,11 +246,30 @@ class Renderer:
         skin_f = skin.astype(np.float32) / 255
         colour = arm_c + (skin_c - arm_c) * skin_f[..., None]
         alpha = alpha_u8.astype(np.float32)[..., None] / 255
-        roi += alpha * (colour * shade[..., None] - roi)
+        body = colour * shade[..., None]
+        if np.linalg.norm(smear) > 2:  # a moving hand smears over the exposure
+            k = _line_kernel(smear)
+            body = cv2.filter2D(body * alpha, -1, k)
+            alpha = cv2.filter2D(alpha[..., 0], -1, k)[..., None]
+            body /= np.maximum(alpha, 1e-3)
+        roi += alpha * (body - roi)
 
 
-def hand_bbox(camera: Camera, pose: HandPose | None, style: dict) -> list[int] | None:
-    """[x0, y0, x1, y1] (inclusive px) of the hand and forearm in the image, or None if unseen."""
+def hand_smear_px(camera: Camera, pose: HandPose, previous: HandPose | None) -> np.ndarray:
+    """The length and direction (px) of a moving hand's motion blur: half its way since the
+    previous frame (a shutter open half the frame time), centred on where it is now."""
+    if previous is None:
+        return np.zeros(2)
+    now = camera.project(np.array([[pose.x, pose.y]]), pose.z)[0]
+    before = camera.project(np.array([[previous.x, previous.y]]), previous.z)[0]
+    return 0.5 * (now - before)
+
+
+def hand_bbox(
+    camera: Camera, pose: HandPose | None, style: dict, previous: HandPose | None = None
+) -> list[int] | None:
+    """[x0, y0, x1, y1] (inclusive px) of the hand and forearm in the image, motion blur
+    included, or None if unseen."""
     if pose is None:
         return None
     skin_px, arm_px, _, _ = hand_outline_px(camera, pose, style, np.zeros(2))
@@ -235,7 +278,15 @@ def hand_bbox(camera: Camera, pose: HandPose | None, style: dict) -> list[int] |
     for p in [*skin_px, arm_px]:
         cv2.fillPoly(mask, [np.round(p * 4).astype(np.int32)], 255, cv2.LINE_8, shift=2)
     x, y, bw, bh = cv2.boundingRect(mask)
-    return None if bw == 0 else [int(x), int(y), int(x + bw - 1), int(y + bh - 1)]
+    if bw == 0:
+        return None
+    reach = np.ceil(np.abs(hand_smear_px(camera, pose, previous)) / 2).astype(int)
+    return [
+        int(max(x - reach[0], 0)),
+        int(max(y - reach[1], 0)),
+        int(min(x + bw - 1 + reach[0], w - 1)),
+        int(min(y + bh - 1 + reach[1], h - 1)),
+    ]
 
 
 def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:

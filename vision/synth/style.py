@@ -52,6 +52,7 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
     w = float(round(rng.uniform(300, 500)))
     h = float(round(w * rng.uniform(0.8, 1.25)))
     board_bgr = _pick(rng, BOARD_BGR, 18)
+    # the draws happen in this order: add new keys at the end, so existing seeds keep their scenes
     style: dict[str, Any] = {
         "board_mm": [w, h],
         "margin_mm": float(round(rng.uniform(0.13, 0.22) * max(w, h))),
@@ -60,6 +61,7 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "board_bgr": board_bgr,
         "table_texture": TABLE_TEXTURES[int(rng.integers(len(TABLE_TEXTURES)))],
         "table_bgr": _pick(rng, TABLE_BGR, 15),
+        "clutter": int(rng.integers(1, 4)) if rng.random() < 0.5 else 0,
         "stone_mm": [12.0, 30.0],
         "close_colour_p": 0.25,
         "tilt_deg": float(rng.uniform(0, 15)),
@@ -85,6 +87,9 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "stone_friction": float(rng.uniform(0.3, 0.6)),
         # never drawn: a knocked camera, {"frame": f, "shift_px": [dx, dy], "rotate_deg": r}
         "bump": None,
+        "white_balance": [float(v) for v in rng.uniform(0.9, 1.1, 3)],
+        # never drawn: radial lens distortion, e.g. -0.1 for a wide webcam's barrel
+        "distortion_k1": 0.0,
     }
     unknown = sorted(set(overrides) - set(style))
     if unknown:

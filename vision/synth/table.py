@@ -31,12 +31,7 @@ class Table:
 def paint_table(style: dict, cameras: list[Camera], rng: np.random.Generator) -> Table:
     """Table, raised board with its rim and shadow, and the four markers, in millimetres."""
     W, H = style["board_mm"]
-    seen = np.vstack(
-        [
-            c.to_board(np.array([[0, 0], [c.size[0], 0], list(c.size), [0, c.size[1]]], float))
-            for c in cameras
-        ]
-    )
+    seen = np.vstack([c.to_board(_rim(c.size)) for c in cameras])
     x0, y0 = np.minimum(seen.min(axis=0), [-10, -10]) - 5
     x1, y1 = np.maximum(seen.max(axis=0), [W + 10, H + 10]) + 5
     scale = max(c.scale_at(seen).max() for c in cameras)
@@ -44,6 +39,8 @@ def paint_table(style: dict, cameras: list[Camera], rng: np.random.Generator) ->
     cw, ch = int(np.ceil((x1 - x0) * ppm)), int(np.ceil((y1 - y0) * ppm))
     A = np.array([[ppm, 0, -x0 * ppm - 0.5], [0, ppm, -y0 * ppm - 0.5], [0, 0, 1]])
     canvas = texture(style["table_texture"], style["table_bgr"], (ch, cw), ppm, rng)
+    for _ in range(style["clutter"]):
+        _clutter(canvas, A, style, (x0, y0, x1, y1), rng)
     bx0, by0 = (A @ [0, 0, 1])[:2]
     bx1, by1 = (A @ [W, H, 1])[:2]
     ix0, iy0, ix1, iy1 = (int(round(v + 0.5)) for v in (bx0, by0, bx1, by1))
@@ -70,6 +67,83 @@ def paint_table(style: dict, cameras: list[Camera], rng: np.random.Generator) ->
     for marker_id, (cx, cy) in enumerate([(0, 0), (W, 0), (W, H), (0, H)]):
         _marker(canvas, A, style["marker_mm"], marker_id, cx, cy)
     return Table(canvas, A, ppm)
+
+
+def _rim(size: tuple[int, int], n: int = 16) -> np.ndarray:
+    """Points along the picture's border (with a distorting lens the corners are not enough)."""
+    w, h = size
+    t = np.linspace(0, 1, n)
+    return np.vstack(
+        [
+            np.column_stack([t * w, 0 * t]),
+            np.column_stack([t * w, h + 0 * t]),
+            np.column_stack([0 * t, t * h]),
+            np.column_stack([w + 0 * t, t * h]),
+        ]
+    )
+
+
+def _clutter(
+    canvas: np.ndarray, A: np.ndarray, style: dict, seen: tuple, rng: np.random.Generator
+) -> None:
+    """One thing lying on the table beside the board: a playing card, a coaster, a pen or a sheet
+    of paper (all clearly larger or longer than a stone), with a soft shadow."""
+    W, H = style["board_mm"]
+    kind = ("card", "coaster", "pen", "paper")[int(rng.integers(4))]
+    if kind == "coaster":
+        r = rng.uniform(42, 55)
+        t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        shape, reach = np.stack([r * np.cos(t), r * np.sin(t)], 1), r
+    else:
+        half = {"card": (31.5, 44.0), "pen": (70.0, 5.0), "paper": (105.0, 74.0)}[kind]
+        shape = np.array(
+            [[-half[0], -half[1]], [half[0], -half[1]], [half[0], half[1]], [-half[0], half[1]]]
+        )
+        reach = float(np.hypot(*half))
+    keep = style["marker_mm"] * 0.75 + reach
+    for _ in range(50):
+        c = rng.uniform(seen[:2], seen[2:])
+        off_board = (
+            c[0] < -reach - 15
+            or c[0] > W + reach + 15
+            or c[1] < -reach - 15
+            or c[1] > H + reach + 15
+        )
+        clear_of_markers = all(
+            np.hypot(c[0] - mx, c[1] - my) > keep for mx, my in ((0, 0), (W, 0), (W, H), (0, H))
+        )
+        if off_board and clear_of_markers:
+            break
+    else:
+        return
+    a = rng.uniform(0, np.pi)
+    rot = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    poly_mm = shape @ rot + c
+    px = np.column_stack([poly_mm, np.ones(len(poly_mm))]) @ A[:2].T
+    shadow = np.zeros(canvas.shape[:2], np.float32)
+    cv2.fillPoly(
+        shadow, [np.round((px + 3 * A[0, 0]) * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2
+    )
+    canvas *= (1 - 0.3 * cv2.GaussianBlur(shadow, (0, 0), 2 * A[0, 0]))[..., None]
+    colour = {
+        "card": [235, 235, 238],
+        "paper": [240, 242, 240],
+        "coaster": rng.integers(30, 220, 3).tolist(),
+        "pen": rng.integers(10, 200, 3).tolist(),
+    }[kind]
+    cv2.fillPoly(canvas, [np.round(px * 4).astype(np.int32)], colour, cv2.LINE_AA, shift=2)
+    if kind == "card":  # a coloured frame printed on the face
+        inner = np.column_stack([shape * 0.8 @ rot + c, np.ones(4)]) @ A[:2].T
+        ink = [30, 30, 170] if rng.random() < 0.5 else [30, 30, 30]
+        cv2.polylines(
+            canvas,
+            [np.round(inner * 4).astype(np.int32)],
+            True,
+            ink,
+            max(1, int(1.5 * A[0, 0])),
+            cv2.LINE_AA,
+            shift=2,
+        )
 
 
 def _marker(

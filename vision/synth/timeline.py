@@ -45,6 +45,8 @@ class Airborne:
 
 @dataclass
 class StoneFrame:
+    """One stone in one frame, as the truth lists it (``z`` only for drawing)."""
+
     id: int
     x: float
     y: float
@@ -56,12 +58,16 @@ class StoneFrame:
 
 @dataclass
 class Frame:
+    """Everything moving in one frame: the stones in the scene and the hand (or None)."""
+
     stones: list[StoneFrame]
     hand: HandPose | None
 
 
 @dataclass
 class Timeline:
+    """The recorded clip so far (frames, contacts, events, rest) and the live physics world."""
+
     shapes: dict[int, StoneShape]
     style: dict
     fps: int

@@ -157,3 +157,20 @@ def test_a_bump_without_a_sensible_frame_or_shift_is_refused():
         generate_clip("hover", 1, bump={"frame": 10**6, "shift_px": [1, 1]})
     with pytest.raises(ValueError, match="shift_px"):
         generate_clip("hover", 1, bump={"frame": 5, "shift": 3})
+
+
+def test_a_distorting_lens_bends_the_picture_and_the_truth_alike():
+    """With barrel distortion the markers move inward, and are found where the truth says."""
+    image, truth = generate_still(2, distortion_k1=-0.3)
+    _, ideal = generate_still(2)
+    corners, ids, _ = DETECTOR.detectMarkers(image)
+    found = {
+        int(i): c.reshape(4, 2).mean(axis=0) for c, i in zip(corners, np.ravel(ids), strict=True)
+    }
+    expected = np.array(truth["board"]["corners_px"])
+    assert all(
+        np.linalg.norm(found[i] - expected[i]) < 1.0
+        for i in range(4)
+        if not _hidden_by_hand(truth, expected[i])
+    )
+    assert np.linalg.norm(expected - np.array(ideal["board"]["corners_px"]), axis=1).min() > 2.0
