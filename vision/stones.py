@@ -295,7 +295,11 @@ def detect_stones(
     blocked = None
     if ignore_mask is not None:
         blocked = cv2.dilate((view.warp(ignore_mask, nearest=True) > 0).astype(np.uint8), _disk(3))
-    edge = cv2.dilate((view.valid == 0).astype(np.uint8), _disk(3))
+    # where the camera's or the view's field ends: a blob cut there is part of something
+    outside = (view.valid == 0).astype(np.uint8)
+    outside[[0, -1], :] = 1
+    outside[:, [0, -1]] = 1
+    edge = cv2.dilate(outside, _disk(3))
     near_marker = cv2.dilate(markers, _disk(3))
 
     camera = board.camera_mm(frame.shape) if params.silhouette_height_mm > 0 else None
@@ -502,7 +506,7 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
     contrast = float(np.median(z[part > 0]))
     score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
     if cut:
-        score *= 0.5  # cut by the frame: its centre is a guess
+        score *= 0.5  # cut by the frame or the view's edge: its centre is a guess
     if score < min_score:
         return None
     centre_px = board.to_px(np.array([cx, cy]))
