@@ -6,6 +6,7 @@ truth, stones with a dome shading and a cast shadow) and the scene generator's s
 boards, tables, textures, lighting, tilted cameras, JPEG, stone parallax).
 """
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +15,7 @@ from tests.vision.stills import SEEDS, has_hand, still
 from vision.board import find_board
 from vision.hands import hand_mask
 from vision.stones import FrameError, StoneParams, detect_stones
+from vision.synth import generate_clip
 
 SIZE = (400.0, 300.0)
 # the drawn stones are flat prints (no height): no parallax to undo
@@ -178,3 +180,24 @@ def test_an_ignore_mask_of_the_wrong_size_is_named():
     scene = draw_scene()
     with pytest.raises(FrameError, match="ignore_mask"):
         detect_stones(scene.image, find_board(scene.image, SIZE), ignore_mask=np.zeros((10, 10), np.uint8))
+
+
+def test_stones_at_rest_in_a_video_written_and_read_by_opencv(tmp_path):
+    """The analyzer's path: a generated drop, through an OpenCV video file and back; the settled
+    last frame's stones are found where the truth has them."""
+    clip = generate_clip("drop", 1)
+    clip.write(str(tmp_path / "drop.mp4"), str(tmp_path / "drop.json"))
+    cap = cv2.VideoCapture(str(tmp_path / "drop.mp4"))
+    frames = []
+    ok, frame = cap.read()
+    while ok:
+        frames.append(frame)
+        ok, frame = cap.read()
+    truth = clip.truth
+    board = find_board(frames[0], tuple(truth["board"]["size_mm"]))
+    last = frames[-1]
+    found = detect_stones(last, board, ignore_mask=hand_mask(last, board))
+    stones = truth["truth"]["frames"][len(frames) - 1]
+    assert len(found) == len(stones)
+    for t in stones:
+        assert error(nearest(found, t["x_mm"], t["y_mm"]), t["x_mm"], t["y_mm"]) < 2.0
