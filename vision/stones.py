@@ -210,7 +210,8 @@ class _Surface:
 
         # along the edges: the edge profile (difference from the 2-D surface, by distance from the
         # edge), the median along the edge over stretches many stones long
-        diff = (ycc.astype(np.int16) - bg.astype(np.int16)) * valid[..., None]
+        diff = cv2.subtract(ycc, bg, dtype=cv2.CV_16S)
+        diff[~valid] = 0
         e = int(np.ceil(band * view.s))
         seg = max(4.0 * max_d, 8.0)
         for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
@@ -235,7 +236,8 @@ class _Surface:
                 diff[r0:r1, c0:c1] = fitted
             else:
                 diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
-        resid = np.abs(diff).astype(np.float32) * (markers == 0)[..., None]
+        resid = np.abs(diff).astype(np.float32)
+        resid[markers > 0] = 0
         self.bg = np.clip(ycc.astype(np.int16) - diff, 0, 255).astype(np.uint8)
 
         # robust noise per channel, for the board, the table and the edge strips apart (brighter
@@ -434,8 +436,8 @@ def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
     """
     dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
     zc = cv2.GaussianBlur(z, (0, 0), max(min_d / 8, 0.7))
-    inside = zc[comp > 0]
-    zc = np.minimum(zc, np.percentile(inside, 75)) / max(float(np.percentile(inside, 75)), 1e-6)
+    cap = float(np.percentile(zc[comp > 0], 75))
+    zc = np.minimum(zc, cap) / max(cap, 1e-6)
     dist = dist * zc
     r_min = min_d / 2
     peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.5)
