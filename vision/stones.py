@@ -194,8 +194,9 @@ class _Surface:
         on_board = np.zeros((h, w), np.uint8)
         on_board[max(bv0, 0):max(bv1, 0), max(bu0, 0):max(bu1, 0)] = 1
 
-        # away from the edges: a coarse median per surface, the other surface replaced by its own
-        # typical colour (a median across the board's edge would smear the edge into the surface)
+        # away from the edges: a coarse median per surface, the other surface (and what the camera
+        # does not see) filled with a smooth continuation of its own colours (a median across the
+        # board's edge would smear the edge into the surface)
         f = min(1.0, 6.0 / max(max_d, 1.0))
         sw, sh = max(int(round(w * f)), 8), max(int(round(h * f)), 8)
         small = cv2.resize(ycc, (sw, sh), interpolation=cv2.INTER_AREA)
