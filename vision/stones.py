@@ -297,7 +297,8 @@ def detect_stones(
 
     blocked = None
     if ignore_mask is not None:
-        blocked = cv2.dilate((view.warp(ignore_mask, nearest=True) > 0).astype(np.uint8), _disk(3))
+        ignore = (np.asarray(ignore_mask) > 0).astype(np.uint8)
+        blocked = cv2.dilate(view.warp(ignore, nearest=True), _disk(3))
     # where the camera's or the view's field ends: a blob cut there is part of something
     outside = (view.valid == 0).astype(np.uint8)
     outside[[0, -1], :] = 1
