@@ -279,9 +279,9 @@ def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
         s0, s1 = side(me.centre, ga.centre, gb.centre), side(end.centre, ga.centre, gb.centre)
         through = s0 * s1 < 0 and clearance(convex(end.outline), band) > 0
         hits = [_contact(ep, shooter, path, g) for g in (a, b)]
-        if any(h is True for h in hits):
+        if any(h is True for h, _ in hits):
             touched.append((a, b))
-        elif any(h is None for h in hits):
+        elif any(h is None for h, _ in hits):
             doubts += [w for h, w in hits if h is None]
         elif through:
             event["gate"] = [a, b]

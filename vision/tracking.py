@@ -242,7 +242,7 @@ class EpisodeTracker:
                 after[sid] = _with_id(f, sid)
             return {}
         bg = self._background(seg, movers)
-        px_per_mm = _px_per_mm(self.board) / HALF
+        px_per_mm = self.board.px_per_mm() / HALF
         areas = np.array([np.pi * (_radius(m) * px_per_mm) ** 2 for m in movers])
         pos = np.array([m.centre for m in movers])
         vel = np.zeros_like(pos)
@@ -321,15 +321,6 @@ def _touches_edge(stat: np.ndarray, shape: tuple[int, int]) -> bool:
 
 def _radius(fp: Footprint) -> float:
     return float(np.linalg.norm(fp.shape, axis=1).mean()) if len(fp.shape) else 10.0
-
-
-def _px_per_mm(board) -> float:
-    """Mean image scale of the board (pixels per millimetre) from its corners."""
-    c = np.asarray(board.corners_px, dtype=np.float64)
-    w, h = board.size_mm
-    top = np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])
-    side = np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])
-    return float((top / w + side / h) / 4)
 
 
 def _with_id(fp: Footprint, sid: int) -> Footprint:
