@@ -13,6 +13,7 @@ COMMANDS = [
     "referee.commands.replay",
     "referee.commands.play",
     "referee.commands.demo",
+    "referee.commands.rocca",
 ]
 
 

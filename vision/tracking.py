@@ -105,6 +105,14 @@ class MotionSegmenter:
         self._prev = small
         if index - self._anchor[0] + 1 < self.settle_frames:
             return None
+        return self._close(frame)
+
+    def flush(self, frame: np.ndarray) -> Segment | None:
+        """The episode still open when the stream ends, judged on its last frame."""
+        return self._close(frame) if self.moving else None
+
+    def _close(self, frame: np.ndarray) -> Segment:
+        assert self._anchor is not None
         end = self._anchor[0]
         keep = [i for i, j in enumerate(self._indices) if j <= end]
         seg = Segment(self._start, end, [self._indices[i] for i in keep],
