@@ -183,7 +183,7 @@ class EpisodeTracker:
         found = [footprint(s, -1) for s in self.detect(seg.after)]
         after, loose_before, loose_after = self._match_still(before, found, seg)
         tracks = self._tracks(seg, [before[s] for s in loose_before], loose_after, before, after)
-        onset = {s: self._onset(seg, before[s]) for s in loose_before}
+        onset = self._onsets(seg, [before[s] for s in loose_before])
         self.rest = after
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset)
 
@@ -294,16 +294,23 @@ class EpisodeTracker:
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(movers)}
 
-    def _onset(self, seg: Segment, fp: Footprint) -> int:
-        """First frame at which the stone's footprint changed: the touch of the hand."""
+    def _onsets(self, seg: Segment, fps: list[Footprint]) -> dict[int, int]:
+        """First frame at which each stone's footprint changed: the touch of the hand."""
+        if not fps:
+            return {}
         ref = half(seg.before)
-        mask = self._mask(fp, ref.shape[:2], HALF) > 0
-        area = max(1, int(mask.sum()))
+        masks = [self._mask(fp, ref.shape[:2], HALF) > 0 for fp in fps]
+        onset = {fp.id: seg.start for fp in fps}
+        todo = set(range(len(fps)))
         for idx, frame in zip(seg.indices, seg.frames, strict=True):
             diff = cv2.absdiff(frame, ref).max(axis=2) > 2 * PIX_DIFF
-            if np.count_nonzero(diff & mask) > 0.25 * area:
-                return idx
-        return seg.start
+            for k in list(todo):
+                if np.count_nonzero(diff & masks[k]) > 0.25 * max(1, int(masks[k].sum())):
+                    onset[fps[k].id] = idx
+                    todo.discard(k)
+            if not todo:
+                break
+        return onset
 
 
 def _track(sid: int, indices: list[int], xy: np.ndarray, start: Footprint,
