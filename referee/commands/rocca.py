@@ -5,21 +5,20 @@ The JSON written is the fixed ``rocca-analysis/1`` contract of docs/vision/analy
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 
 from referee.cli import UserError
 
 
-def _board_mm(text: str) -> float:
+def _board_mm(values: list[str]) -> tuple[float, float]:
     try:
-        value = float(text)
+        w, h = (float(v) for v in values)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"board size must be a number of mm, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"board size must be positive mm, got {text!r}")
-    return value
+        raise UserError(f"--board-mm takes two numbers of mm (W H), got {' '.join(values)}") from None
+    if not all(math.isfinite(v) and v > 0 for v in (w, h)):
+        raise UserError(f"--board-mm: the board size must be positive, got {' '.join(values)}")
+    return w, h
 
 
 def register(sub) -> None:
@@ -31,7 +30,7 @@ def register(sub) -> None:
     s = verbs.add_parser("stones", help="report the stones of one still image")
     s.add_argument("image", help="an image of the board seen from above")
     for q in (a, s):
-        q.add_argument("--board-mm", nargs=2, type=_board_mm, required=True, metavar=("W", "H"),
+        q.add_argument("--board-mm", nargs=2, required=True, metavar=("W", "H"),
                        help="the playing area's width and height in mm (between marker centres)")
         q.add_argument("--json", required=True, metavar="OUT.json", help="where to write the result")
     p.set_defaults(run=run)
@@ -41,7 +40,7 @@ def run(args) -> int:
     from vision.analyze import VideoError, analyze_video, stones_of_image
     from vision.board import CalibrationError
 
-    board_mm = tuple(args.board_mm)
+    board_mm = _board_mm(args.board_mm)
     try:
         if args.verb == "analyze":
             analysis = analyze_video(args.video, board_mm)
