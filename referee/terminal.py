@@ -98,6 +98,9 @@ class TerminalGame:
             if text == "moves":
                 options = self.state.legal_actions()
                 self.out("  " + ", ".join(a.notation() for a in options[:200]))
+                outside = self.state.external_actions()
+                if outside:
+                    self.out("  at any time: " + ", ".join(a.notation() for a in outside))
                 continue
             try:
                 self.accept(self.game.parse(text))
@@ -108,6 +111,8 @@ class TerminalGame:
     def play(self, max_actions: int | None = None) -> State:
         count = 0
         last_mover = None
+        if self.show_board and self.state.to_move == CHANCE:
+            self.out(self.state.render())  # typed outcomes need the position in view too
         while not self.state.is_over and (max_actions is None or count < max_actions):
             mover = self.state.to_move
             if self.show_board and mover != CHANCE and mover != last_mover:

@@ -11,6 +11,7 @@ from .state import Game
 # game id -> "module:GameClass"; one line per engine.
 GAMES: dict[str, str] = {
     "rocketball": "engines.rocketball:Rocketball",
+    "rocca": "engines.rocca:Rocca",
 }
 
 
