@@ -11,52 +11,12 @@ import numpy as np
 import pytest
 
 from referee.cli import main
-from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
-
-SIZE_MM = (400.0, 300.0)
-GATE = [DrawnStone(200, 100, 14, (200, 200, 210), 1), DrawnStone(200, 200, 14, (40, 40, 160), 2)]
-START, STOP = (90.0, 150.0), (310.0, 158.0)
-
-
-def _shot_frames() -> list[np.ndarray]:
-    """A flick from West to East through the gate: the arm comes in from the West edge, touches
-    the shooter, the shooter slides through and stops; then the scene rests."""
-    bg = draw_scene(GATE, size_mm=SIZE_MM).image
-    shooter = DrawnStone(*START, 14, (160, 60, 40), 3)
-    scene = draw_scene([*GATE, shooter], size_mm=SIZE_MM)
-    mask = (cv2.absdiff(scene.image, bg).max(axis=2) > 0).astype(np.uint8)
-    c0 = scene.project(np.array([START]))[0]
-
-    def at(p_mm) -> np.ndarray:
-        d = scene.project(np.array([p_mm]))[0] - c0
-        m = np.float32([[1, 0, d[0]], [0, 1, d[1]]])
-        stone = cv2.warpAffine(scene.image, m, bg.shape[1::-1])
-        where = cv2.warpAffine(mask, m, bg.shape[1::-1]) > 0
-        out = bg.copy()
-        out[where] = stone[where]
-        return out
-
-    tip = scene.project(np.array([[START[0] - 16, START[1]]]))[0]
-    frames = [at(START) for _ in range(12)]
-    for k in range(1, 9):  # the arm reaches in
-        f = at(START)
-        draw_hand(f, (0, int(tip[1])), (int(tip[0] * k / 8), int(tip[1])), width=40)
-        frames.append(f)
-    steps = 14
-    for k in range(1, steps + 1):  # the flick: fast, then slowing down
-        t = 1 - (1 - k / steps) ** 2
-        p = (START[0] + (STOP[0] - START[0]) * t, START[1] + (STOP[1] - START[1]) * t)
-        f = at(p)
-        if k < 5:
-            draw_hand(f, (0, int(tip[1])), (int(tip[0] * (1 - k / 5)) + 1, int(tip[1])), width=40)
-        frames.append(f)
-    frames += [at(STOP) for _ in range(20)]
-    return frames
+from tests.vision.judge_clips import SHOOTER_START, SHOOTER_STOP, shot_clip
 
 
 @pytest.fixture(scope="module")
 def shot_frames() -> list[np.ndarray]:
-    return _shot_frames()
+    return shot_clip()
 
 
 def _write(frames: list[np.ndarray], path, fourcc: str) -> None:
@@ -90,7 +50,7 @@ def test_analyze_writes_the_contract_and_judges_the_gate_pass(tmp_path, shot_fra
     by_id = {s["id"]: s for s in rest["stones"]}
     assert sorted(shot["gate"]) == sorted(set(by_id) - {shot["shooter"]})
     me = by_id[shot["shooter"]]
-    assert abs(me["x_mm"] - STOP[0]) < 2.0 and abs(me["y_mm"] - STOP[1]) < 2.0 and me["on_board"]
+    assert abs(me["x_mm"] - SHOOTER_STOP[0]) < 2.0 and abs(me["y_mm"] - SHOOTER_STOP[1]) < 2.0 and me["on_board"]
     assert cv2.VideoCapture(str(annotated)).get(cv2.CAP_PROP_FRAME_COUNT) == len(shot_frames)
 
 
@@ -100,7 +60,7 @@ def test_stones_of_a_still(tmp_path, shot_frames):
     assert main(["rocca", "stones", str(image), "--board-mm", "400", "300", "--json", str(out)]) == 0
     stones = json.loads(out.read_text())["stones"]
     got = np.array([(s["x_mm"], s["y_mm"]) for s in stones])
-    want = np.array([(200, 100), (200, 200), START])
+    want = np.array([(200, 100), (200, 200), SHOOTER_START])
     assert len(got) == 3
     assert all(np.linalg.norm(got - w, axis=1).min() < 2.0 for w in want)
 
