@@ -69,9 +69,13 @@ def clearance(p: np.ndarray, q: np.ndarray) -> float:
 
 
 def path_clearance(path: np.ndarray, shape: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """Clearance between ``other`` and ``shape`` (an outline relative to its centre) placed at
-    every point of ``path``."""
-    return np.array([clearance(shape + c, other) for c in path])
+    """Clearance between ``other`` and ``shape`` (a convex outline relative to its centre) placed
+    at every point of ``path``; the same separating-axis test, for all points at once."""
+    axes = np.concatenate([_normals(shape), _normals(other)])
+    sp, op = shape @ axes.T, other @ axes.T
+    shift = np.asarray(path, dtype=np.float64).reshape(-1, 2) @ axes.T
+    gaps = np.maximum(op.min(0) - (sp.max(0) + shift), (sp.min(0) + shift) - op.max(0))
+    return gaps.max(axis=1)
 
 
 def resample(path: np.ndarray, step: float = STEP_MM) -> np.ndarray:
