@@ -16,7 +16,7 @@ import numpy as np
 from vision.board import Board, BoardWatch, CalibrationError, find_board
 from vision.judge import Episode, Footprint, judge_episode
 from vision.stones import detect_stones
-from vision.tracking import EpisodeTracker, MotionSegmenter, Segment
+from vision.tracking import EpisodeTracker, MotionSegmenter, Segment, View
 
 CALIBRATE_S = 2.0  # give up finding the markers after this long at the start
 
@@ -83,9 +83,10 @@ class LiveJudge:
                 raise self._first_error from None
             return
         self._watch = BoardWatch(self.board)
-        self._segmenter = MotionSegmenter(self._rate())
+        view = View.of(self.board, frame.shape)
+        self._segmenter = MotionSegmenter(self._rate(), view)
         self._segmenter.reset(frame)
-        self._tracker = EpisodeTracker(self.board, self._detector(), self._rate())
+        self._tracker = EpisodeTracker(self.board, view, self._detector(), self._rate())
         self._tracker.start(frame)
 
     def _detector(self):
@@ -96,6 +97,9 @@ class LiveJudge:
         report = self._watch.check(seg.after)
         if report.status == "moved":  # a bumped camera: re-anchor, positions in mm stay valid
             self.board = report.board
+            view = View.of(self.board, seg.after.shape)
+            self._segmenter.view = self._tracker.view = view
+            self._segmenter.reset(seg.after)
             self._tracker.board = self.board
             self._tracker.detect = self._detector()
         episode = self._tracker.episode(seg)

@@ -2,7 +2,7 @@
 
 A video of a game is mostly still. ``MotionSegmenter`` looks at every frame only through a small
 colour thumbnail compared with the last settled frame; when something changes it buffers
-half-resolution frames until the scene is quiet again, then hands over a ``Segment`` (the frames
+small frames (View) until the scene is quiet again, then hands over a ``Segment`` (the frames
 of one episode plus the full frames at rest before and after it).
 
 ``EpisodeTracker`` turns a segment into the judge's ``Episode``: it detects the stones at rest
@@ -24,19 +24,12 @@ import numpy as np
 
 from vision.judge import Episode, Footprint, Track, convex
 
-THUMB = 4  # motion thumbnails are 1/THUMB of the frame size
-HALF = 2  # episode frames are buffered at 1/HALF size
-PIX_DIFF = 14  # levels of any channel that count as a change on the thumbnail
+PIX_DIFF = 14  # levels of any channel that count as a change on a thumbnail
 MIN_PIXELS = 3  # thumbnail pixels that must change to call it motion
 SETTLE_S = 0.15  # quiet this long = at rest
 MAX_BUFFER = 1800  # episode frames kept (longer episodes are thinned, never unbounded)
-
-
-def thumbnail(frame: np.ndarray) -> np.ndarray:
-    """A colour thumbnail; bilinear sampling at 1/4 averages each pixel's 2x2 neighbours, which
-    tames the noise at a twentieth of the cost of area averaging."""
-    h, w = frame.shape[:2]
-    return cv2.resize(frame, (w // THUMB, h // THUMB), interpolation=cv2.INTER_LINEAR)
+MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
+STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
 
 
 def colour_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -48,14 +41,66 @@ def colour_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
 
 
+_SPECK = np.ones((2, 2), np.uint8)
+
+
 def changed(a: np.ndarray, b: np.ndarray) -> int:
-    """How many thumbnail pixels differ between two thumbnails."""
-    return int(np.count_nonzero(colour_diff(a, b) > PIX_DIFF))
+    """How many thumbnail pixels differ between two thumbnails, in patches of at least 2x2:
+    video compression flickers in lone pixels, a moving stone never does."""
+    return int(cv2.countNonZero(cv2.erode((colour_diff(a, b) > PIX_DIFF).view(np.uint8), _SPECK)))
 
 
-def half(frame: np.ndarray) -> np.ndarray:
-    h, w = frame.shape[:2]
-    return cv2.resize(frame, (w // HALF, h // HALF), interpolation=cv2.INTER_AREA)
+@dataclass(frozen=True)
+class View:
+    """Where and how finely to look: the board and the table around it, cropped from the frame
+    and scaled so that a small stone still covers a few pixels (a far camera is looked at at full
+    resolution, a close one at a quarter)."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    thumb: int  # motion thumbnails: 1/thumb of the crop (1, 2 or 4)
+    track: int  # episode frames: 1/track of the crop (1 or 2)
+
+    @classmethod
+    def of(cls, board, shape: tuple[int, ...]) -> View:
+        w, h = board.size_mm
+        m = MARGIN * max(w, h)
+        ring = np.array([[-m, -m], [w + m, -m], [w + m, h + m], [-m, h + m]])
+        px = np.asarray(board.to_px(ring), dtype=np.float64)
+        corners = np.asarray(board.corners_px, dtype=np.float64)
+        pts = np.concatenate([px[np.isfinite(px).all(axis=1)], corners])
+        x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
+        x0, y0 = max(0, x0), max(0, y0)
+        x1, y1 = min(shape[1], x1), min(shape[0], y1)
+        stone_px = board.px_per_mm() * STONE_MM
+        thumb = 4 if stone_px >= 16 else 2 if stone_px >= 8 else 1
+        track = 2 if stone_px >= 16 else 1
+        return cls(int(x0), int(y0), int(x1), int(y1), thumb, track)
+
+    def _scaled(self, frame: np.ndarray, k: int) -> np.ndarray:
+        """The crop, shrunk k times by halving: each halving is an exact 2x2 mean (bilinear at a
+        factor of 2), so noise and compression flicker average out at a fraction of the cost of
+        area resampling."""
+        out = frame[self.y0:self.y1, self.x0:self.x1]
+        while k > 1:
+            out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
+            k //= 2
+        return np.ascontiguousarray(out)
+
+    def thumbnail(self, frame: np.ndarray) -> np.ndarray:
+        return self._scaled(frame, self.thumb)
+
+    def small(self, frame: np.ndarray) -> np.ndarray:
+        return self._scaled(frame, self.track)
+
+    def to_small(self, px: np.ndarray) -> np.ndarray:
+        return (np.asarray(px, dtype=np.float64) - [self.x0, self.y0]) / self.track
+
+    def from_small(self, pts: np.ndarray) -> np.ndarray:
+        return np.asarray(pts, dtype=np.float64) * self.track + [self.x0, self.y0]
 
 
 @dataclass
@@ -65,7 +110,7 @@ class Segment:
     start: int
     end: int
     indices: list[int]
-    frames: list[np.ndarray]  # half size, BGR
+    frames: list[np.ndarray]  # View.small of each frame
     before: np.ndarray  # full frame at rest before
     after: np.ndarray  # full frame at rest after
 
@@ -75,6 +120,7 @@ class MotionSegmenter:
     """Splits a frame stream into rest and motion; ``push`` returns a Segment when one settles."""
 
     fps: float
+    view: View
     settle_s: float = SETTLE_S
     ref_full: np.ndarray | None = None
     _ref: np.ndarray | None = None
@@ -94,7 +140,7 @@ class MotionSegmenter:
 
     def reset(self, frame: np.ndarray) -> None:
         """Take ``frame`` as the scene at rest (start, or after the camera was re-calibrated)."""
-        self.ref_full, self._ref = frame, thumbnail(frame)
+        self.ref_full, self._ref = frame, self.view.thumbnail(frame)
         self._prev, self._start, self._anchor = self._ref, -1, None
         self._indices, self._frames = [], []
 
@@ -102,7 +148,7 @@ class MotionSegmenter:
         if self._ref is None:
             self.reset(frame)
             return None
-        small = thumbnail(frame)
+        small = self.view.thumbnail(frame)
         if not self.moving:
             if changed(small, self._ref) < MIN_PIXELS:
                 self._prev = small
@@ -132,7 +178,7 @@ class MotionSegmenter:
 
     def _buffer(self, index: int, frame: np.ndarray) -> None:
         self._indices.append(index)
-        self._frames.append(half(frame))
+        self._frames.append(self.view.small(frame))
         if len(self._frames) > MAX_BUFFER:
             self._indices, self._frames = self._indices[::2], self._frames[::2]
 
@@ -196,6 +242,7 @@ class EpisodeTracker:
     """Keeps the stones at rest (with ids) and turns each Segment into an Episode."""
 
     board: object  # vision.board.Board
+    view: View
     detect: Detector
     fps: float
     rest: dict[int, Footprint] = field(default_factory=dict)
@@ -205,25 +252,35 @@ class EpisodeTracker:
         """Stones at rest in the first frame (a referee may start mid-game)."""
         self.rest = {}
         for stone in self.detect(frame):
-            self.rest[self.next_id] = footprint(stone, self.next_id)
-            self.next_id += 1
+            self._new(footprint(stone, -1), self.rest)
+
+    def _new(self, fp: Footprint, *into: dict[int, Footprint]) -> int:
+        sid, self.next_id = self.next_id, self.next_id + 1
+        for d in into:
+            d[sid] = _with_id(fp, sid)
+        return sid
 
     def episode(self, seg: Segment) -> Episode:
         before = dict(self.rest)
         found = [footprint(s, -1) for s in self.detect(seg.after)]
-        after, loose_before, loose_after = self._match_still(before, found, seg)
-        tracks = self._tracks(seg, [before[s] for s in loose_before], loose_after, before, after)
-        onset = self._onsets(seg, [before[s] for s in loose_before])
+        small_before, small_after = self.view.small(seg.before), self.view.small(seg.after)
+        changed_px = colour_diff(small_before, small_after) > 2 * PIX_DIFF
+        after, loose_before, loose_after = self._match_still(before, found, changed_px)
+        movers = [before[s] for s in loose_before]
+        tracks = self._tracks(seg, small_before, small_after, movers, loose_after, after)
+        onset = self._onsets(seg, small_before, movers)
         self.rest = after
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset)
 
     # -- identities at rest ---------------------------------------------------------------------
 
-    def _match_still(self, before: dict[int, Footprint], found: list[Footprint], seg: Segment):
-        """Pair stones that stayed put; confirm the rest against the pixels.
+    def _match_still(self, before: dict[int, Footprint], found: list[Footprint],
+                     changed_px: np.ndarray):
+        """Pair stones that stayed about put; confirm everything against the pixels.
 
-        A stone the detector missed after (or before) the episode although its patch of the
-        picture did not change is carried over rather than reported as taken (or new).
+        A stone whose patch of the picture did not change keeps its old position (detection noise
+        is not a move); one the detector missed after (or before) the episode although its patch
+        did not change is carried over rather than reported as taken (or new).
         """
         ids = list(before)
         after: dict[int, Footprint] = {}
@@ -231,57 +288,65 @@ class EpisodeTracker:
         if ids and found:
             cost = np.array([[np.linalg.norm(before[i].centre - f.centre) for f in found]
                              for i in ids])
-            limit = min(_radius(before[i]) for i in ids) * 0.6
-            for r, c in assign(cost, limit):
+            reach = np.array([0.8 * _radius(before[i]) for i in ids])[:, None]
+            cost = np.where(cost <= reach, cost, np.inf)
+            for r, c in assign(cost, float(reach.max())):
                 after[ids[r]] = _with_id(found[c], ids[r])
                 used.add(c)
         loose_after = [f for c, f in enumerate(found) if c not in used]
         loose_before = [i for i in ids if i not in after]
-        for i in list(loose_before):
-            if not self._patch_changed(seg, before[i]):
+        for i in ids:
+            if not self._patch_changed(changed_px, before[i]):
                 after[i] = before[i]
-                loose_before.remove(i)
+                if i in loose_before:
+                    loose_before.remove(i)
         for f in list(loose_after):
-            if not self._patch_changed(seg, f):
-                sid, self.next_id = self.next_id, self.next_id + 1
-                before[sid] = after[sid] = _with_id(f, sid)
+            if not self._patch_changed(changed_px, f):
+                self._new(f, before, after)
                 loose_after.remove(f)
         return after, loose_before, loose_after
 
-    def _mask(self, fp: Footprint, shape: tuple[int, int], scale: int) -> np.ndarray:
+    def _mask(self, fp: Footprint, shape: tuple[int, int]) -> np.ndarray:
+        """The footprint as a mask on the view's small frames."""
         mask = np.zeros(shape, np.uint8)
-        px = np.asarray(self.board.to_px(fp.outline), dtype=np.float64) / scale
+        px = self.view.to_small(self.board.to_px(fp.outline))
         cv2.fillPoly(mask, [np.round(px).astype(np.int32)], 255)
+        if not mask.any():  # smaller than a pixel or outside the view: its centre pixel
+            c = np.round(self.view.to_small(self.board.to_px(fp.centre[None]))[0]).astype(int)
+            if 0 <= c[1] < shape[0] and 0 <= c[0] < shape[1]:
+                mask[c[1], c[0]] = 255
         return mask
 
-    def _patch_changed(self, seg: Segment, fp: Footprint) -> bool:
+    def _patch_changed(self, changed_px: np.ndarray, fp: Footprint) -> bool:
         """Whether the stone's footprint looks different after the episode than before."""
-        mask = self._mask(fp, seg.before.shape[:2], 1)
-        area = max(1, int(np.count_nonzero(mask)))
-        diff = colour_diff(seg.before, seg.after) > 2 * PIX_DIFF
-        return np.count_nonzero(diff & (mask > 0)) > 0.2 * area
+        mask = self._mask(fp, changed_px.shape) > 0
+        area = int(mask.sum())
+        if not area:
+            return True  # out of view: only the detector can tell
+        return np.count_nonzero(changed_px & mask) > 0.2 * area
 
     # -- tracks through the episode -------------------------------------------------------------
 
-    def _background(self, seg: Segment, movers: list[Footprint]) -> np.ndarray:
-        """The half-size scene with only the unmoved stones: movers painted with the board after."""
-        bg = half(seg.before)
-        after = half(seg.after)
+    def _background(self, small_before: np.ndarray, small_after: np.ndarray,
+                    movers: list[Footprint]) -> np.ndarray:
+        """The scene with only the unmoved stones: movers painted with the board after."""
+        bg = small_before.copy()
         for fp in movers:
-            m = cv2.dilate(self._mask(fp, bg.shape[:2], HALF), np.ones((5, 5), np.uint8)) > 0
-            bg[m] = after[m]
+            m = cv2.dilate(self._mask(fp, bg.shape[:2]), np.ones((5, 5), np.uint8)) > 0
+            bg[m] = small_after[m]
         return bg
 
-    def _tracks(self, seg: Segment, movers: list[Footprint], loose_after: list[Footprint],
-                before: dict[int, Footprint], after: dict[int, Footprint]) -> dict[int, Track]:
+    def _tracks(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
+                movers: list[Footprint], loose_after: list[Footprint],
+                after: dict[int, Footprint]) -> dict[int, Track]:
         if not movers:
             for f in loose_after:
-                sid, self.next_id = self.next_id, self.next_id + 1
-                after[sid] = _with_id(f, sid)
+                self._new(f, after)
             return {}
-        bg = self._background(seg, movers)
-        px_per_mm = self.board.px_per_mm() / HALF
+        bg = self._background(small_before, small_after, movers)
+        px_per_mm = self.board.px_per_mm() / self.view.track
         areas = np.array([np.pi * (_radius(m) * px_per_mm) ** 2 for m in movers])
+        reach = 4 * max(_radius(m) for m in movers)
         pos = np.array([m.centre for m in movers])
         vel = np.zeros_like(pos)
         last = np.full(len(movers), seg.indices[0] - 1 if seg.indices else 0)
@@ -289,54 +354,50 @@ class EpisodeTracker:
         kernel = np.ones((3, 3), np.uint8)
         for k, (idx, frame) in enumerate(zip(seg.indices, seg.frames, strict=True)):
             fg = (colour_diff(frame, bg) > PIX_DIFF * 2).astype(np.uint8)
-            fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
+            if areas.min() > 12:
+                fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
             n, _, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
-            blobs = [c for c, s in zip(cents[1:], stats[1:], strict=True)
-                     if 0.25 * areas.min() <= s[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(movers)
-                     and not _touches_edge(s, fg.shape)]
+            blobs = [c for c, st in zip(cents[1:], stats[1:], strict=True)
+                     if 0.25 * areas.min() <= st[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(movers)
+                     and not _touches_edge(st, fg.shape)]
             if not blobs:
                 continue
-            mm = np.asarray(self.board.to_mm(np.array(blobs) * HALF), dtype=np.float64)
+            mm = np.asarray(self.board.to_mm(self.view.from_small(np.array(blobs))), dtype=np.float64)
             pred = pos + vel * (idx - last)[:, None]
             cost = np.linalg.norm(pred[:, None, :] - mm[None, :, :], axis=2)
-            speed = np.linalg.norm(vel, axis=1)
-            limit = max(4 * max(_radius(m) for m in movers), 3 * float(speed.max()))
+            limit = max(reach, 3 * float(np.linalg.norm(vel, axis=1).max()))
             for r, c in assign(cost, limit):
                 gap = max(1, idx - last[r])
                 vel[r] = (mm[c] - pos[r]) / gap if last[r] >= seg.indices[0] else 0
                 pos[r], last[r] = mm[c], idx
                 xy[k, r] = mm[c]
         # link each mover to where it came to rest
-        ends = np.array([pos[r] for r in range(len(movers))])
+        linked: list[tuple[int, int]] = []
         if loose_after:
-            cost = np.linalg.norm(ends[:, None] - np.array([f.centre for f in loose_after])[None],
+            cost = np.linalg.norm(pos[:, None] - np.array([f.centre for f in loose_after])[None],
                                   axis=2)
-            limit = 6 * max(_radius(m) for m in movers)
-            linked = assign(cost, limit)
-        else:
-            linked = []
+            linked = assign(cost, 1.5 * reach)
         for r, c in linked:
             after[movers[r].id] = _with_id(loose_after[c], movers[r].id)
         for c, f in enumerate(loose_after):
             if c not in {c2 for _, c2 in linked}:
-                sid, self.next_id = self.next_id, self.next_id + 1
-                after[sid] = _with_id(f, sid)
+                self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(movers)}
 
-    def _onsets(self, seg: Segment, fps: list[Footprint]) -> dict[int, int]:
+    def _onsets(self, seg: Segment, small_before: np.ndarray,
+                movers: list[Footprint]) -> dict[int, int]:
         """First frame at which each stone's footprint changed: the touch of the hand."""
-        if not fps:
+        if not movers:
             return {}
-        ref = half(seg.before)
-        masks = [self._mask(fp, ref.shape[:2], HALF) > 0 for fp in fps]
-        onset = {fp.id: seg.start for fp in fps}
-        todo = set(range(len(fps)))
+        masks = [self._mask(fp, small_before.shape[:2]) > 0 for fp in movers]
+        onset = {fp.id: seg.start for fp in movers}
+        todo = set(range(len(movers)))
         for idx, frame in zip(seg.indices, seg.frames, strict=True):
-            diff = colour_diff(frame, ref) > 2 * PIX_DIFF
+            diff = colour_diff(frame, small_before) > 2 * PIX_DIFF
             for k in list(todo):
                 if np.count_nonzero(diff & masks[k]) > 0.25 * max(1, int(masks[k].sum())):
-                    onset[fps[k].id] = idx
+                    onset[movers[k].id] = idx
                     todo.discard(k)
             if not todo:
                 break

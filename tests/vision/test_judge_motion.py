@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.tracking import MotionSegmenter, assign
+from vision.tracking import MotionSegmenter, View, assign
 
 
 def _scene(rng: np.random.Generator, square_at: float | None, noise: float = 3.0) -> np.ndarray:
@@ -20,7 +20,7 @@ def _scene(rng: np.random.Generator, square_at: float | None, noise: float = 3.0
 
 def _run(positions: list[float | None], fps: float = 60.0):
     rng = np.random.default_rng(1)
-    seg = MotionSegmenter(fps)
+    seg = MotionSegmenter(fps, View(0, 0, 640, 480, thumb=4, track=2))
     out = []
     for i, p in enumerate(positions):
         s = seg.push(i, _scene(rng, p))
@@ -43,8 +43,9 @@ def test_one_slide_is_one_episode_from_first_move_to_first_frame_at_rest():
 
 
 def test_slow_creep_is_not_cut_into_pieces():
-    """A stone still creeping half a pixel a frame is not at rest: one episode, ended at its stop."""
-    positions = [100.0] * 5 + [100.0 + 0.5 * k for k in range(1, 41)] + [120.0] * 20
+    """A stone still creeping a pixel a frame (a quarter of a thumbnail pixel) is not at rest:
+    one episode, ended at its stop."""
+    positions = [100.0] * 5 + [100.0 + k for k in range(1, 41)] + [140.0] * 20
     segs = _run(positions)
     assert len(segs) == 1 and segs[0].end >= 40
 
