@@ -108,7 +108,7 @@ def side(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     return _cross(a, b, p)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Footprint:
     """A stone at rest: its centre and its convex outline, absolute board mm."""
 
