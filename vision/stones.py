@@ -44,13 +44,14 @@ class StoneParams:
 
     min_diameter_mm / max_diameter_mm: the stones' size range (smaller blobs are noise; larger
     ones are hands, bags, or heaps that are not separable).
-    threshold: how far (in local noise units) a pixel must differ from the estimated surface.
+    threshold: how far a pixel must differ from the estimated surface: the difference in Y, Cr
+    and Cb, each in units of its noise, summed (pure noise averages 2.4).
     min_score: candidates below this confidence are dropped.
     """
 
     min_diameter_mm: float = 10.0
     max_diameter_mm: float = 60.0
-    threshold: float = 3.5
+    threshold: float = 7.0
     min_score: float = 0.3
 
 
@@ -103,68 +104,79 @@ def _marker_mask(board: Board, shape: tuple[int, int], scale: float) -> np.ndarr
 
 
 class _Surface:
-    """The stone-free surface predicted from the frame, and how noisy the frame is around it.
+    """The stone-free surface predicted from the frame, and each pixel's difference from it.
 
     Board and table are two surfaces with a sharp edge between them; one wide median across that
     edge would smear it (and round the board's corners) into false residual. So each pixel is first
     given a surface class by its colour, cleaned of anything stone-sized (so a stone of the board's
-    colour on the table is still "table"), and each surface's median is computed with the
-    other surface's pixels replaced by its own typical colour.
+    colour on the table is still "table"), and each surface's median is computed with the other
+    surface's pixels replaced by its own typical colour. Along the class edge, where the coarse
+    class may be a pixel off, a pixel is compared with whichever surface it resembles more.
+
+    `z` is the difference summed over Y, Cr and Cb, each in units of that channel's noise, and
+    divided by the local texture level (a grainy table needs a larger difference than a smooth
+    board). `bg` is the predicted surface (YCrCb).
     """
 
-    def __init__(self, lab: np.ndarray, stone_px: float, board_quad: np.ndarray, markers: np.ndarray):
-        h, w = lab.shape[:2]
+    def __init__(self, ycc: np.ndarray, stone_px: float, board_quad: np.ndarray, markers: np.ndarray):
+        h, w = ycc.shape[:2]
         # the medians work on a coarse copy: a stone is then a few pixels, the window many stones wide
-        self.f = min(1.0, 6.0 / max(stone_px, 1.0))
-        sw, sh = max(int(round(w * self.f)), 8), max(int(round(h * self.f)), 8)
-        fx, fy = sw / w, sh / h
-        small = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA)
-        k = _odd(min(2.6 * stone_px * self.f, min(sh, sw) - 1))
+        f = min(1.0, 6.0 / max(stone_px, 1.0))
+        sw, sh = max(int(round(w * f)), 8), max(int(round(h * f)), 8)
+        small = cv2.resize(ycc, (sw, sh), interpolation=cv2.INTER_AREA)
+        k = _odd(min(2.6 * stone_px * f, min(sh, sw) - 1))
 
         inside = np.zeros((sh, sw), np.uint8)
-        cv2.fillPoly(inside, [np.round(board_quad * [fx, fy]).astype(np.int32)], 1)
+        cv2.fillPoly(inside, [np.round(board_quad * [sw / w, sh / h]).astype(np.int32)], 1)
         core = cv2.erode(inside, _disk(3))
         ring = cv2.dilate(inside, _disk(3)) == 0
         px = small.reshape(-1, 3)
         board_ref = np.median(px[core.ravel() > 0], axis=0) if core.any() else np.median(px, axis=0)
         table_ref = np.median(px[ring.ravel()], axis=0) if ring.sum() > 20 else board_ref
-        separable = np.linalg.norm(board_ref.astype(np.float32) - table_ref) > 12
-        if separable:
-            d_board = np.linalg.norm(small.astype(np.float32) - board_ref, axis=2)
-            d_table = np.linalg.norm(small.astype(np.float32) - table_ref, axis=2)
-            # opening then closing with a stone-sized disk: small islands (stones) vanish, while the
-            # board's corners stay sharp (a median vote would round them off)
+        board_ref, table_ref = board_ref.astype(np.uint8), table_ref.astype(np.uint8)
+        vote = None
+        if np.linalg.norm(board_ref.astype(np.float32) - table_ref) > 12:
+            d_board = np.square(small.astype(np.float32) - board_ref).sum(axis=2)
+            d_table = np.square(small.astype(np.float32) - table_ref).sum(axis=2)
             vote = ((d_board < d_table) * 255).astype(np.uint8)
             # the markers' stickers sit on the board's corners: count them as board, or the
             # opening below would eat the corners around them
             vote[cv2.resize(markers, (sw, sh), interpolation=cv2.INTER_AREA) > 0] = 255
-            disk = _disk(1.2 * stone_px * self.f)
+            # opening then closing with a stone-sized disk: small islands (stones) vanish, while the
+            # board's corners stay sharp (a median vote would round them off)
+            disk = _disk(1.2 * stone_px * f)
             vote = cv2.morphologyEx(cv2.morphologyEx(vote, cv2.MORPH_OPEN, disk), cv2.MORPH_CLOSE, disk)
-            on_board = vote > 127
-            bg_b = cv2.medianBlur(np.where(on_board[..., None], small, board_ref.astype(np.uint8)), k)
-            bg_t = cv2.medianBlur(np.where(on_board[..., None], table_ref.astype(np.uint8), small), k)
-            bg_small = np.where(on_board[..., None], bg_b, bg_t)
-            # the class edge at full detail: where the coarse vote is mixed, the pixel's own colour decides
-            up = cv2.resize(vote, (w, h), interpolation=cv2.INTER_LINEAR)
-            fine = (up >= 128).astype(np.uint8)
-            band = np.nonzero((up > 12) & (up < 243))
-            if band[0].size:
-                px_band = lab[band].astype(np.float32)
-                d_b = np.square(px_band - board_ref.astype(np.float32)).sum(axis=1)
-                d_t = np.square(px_band - table_ref.astype(np.float32)).sum(axis=1)
-                fine[band] = d_b < d_t
-            self.bg = cv2.resize(bg_t, (w, h), interpolation=cv2.INTER_LINEAR)
-            cv2.copyTo(cv2.resize(bg_b, (w, h), interpolation=cv2.INTER_LINEAR), fine, self.bg)
+            on_board = (vote > 127)[..., None]
+            bg_b = cv2.medianBlur(np.where(on_board, small, board_ref), k)
+            bg_t = cv2.medianBlur(np.where(on_board, table_ref, small), k)
+            bg_small = np.where(on_board, bg_b, bg_t)
         else:
             bg_small = cv2.medianBlur(small, k)
+
+        # robust noise per channel, and a local texture level, with stones clipped out so that
+        # they do not inflate their own neighbourhood's level
+        resid = cv2.absdiff(small, bg_small)
+        sigma = np.maximum(1.4826 * np.median(resid.reshape(-1, 3), axis=0), 1.0)
+        weights = (1.0 / sigma).reshape(1, 3).astype(np.float32)
+        z_small = cv2.transform(resid.astype(np.float32), weights)
+        texture = cv2.blur(np.minimum(z_small, 8.0), (k, k)) / 2.4  # 2.4: the mean of pure noise
+        texture = cv2.resize(np.maximum(texture, 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
+
+        if vote is None:
             self.bg = cv2.resize(bg_small, (w, h), interpolation=cv2.INTER_LINEAR)
-        resid_small = small.astype(np.float32) - bg_small.astype(np.float32)
-        # robust global noise per channel, then a local noise map (texture raises it), with stones
-        # clipped out so that they do not inflate their own neighbourhood's noise
-        sigma = np.maximum(1.4826 * np.median(np.abs(resid_small.reshape(-1, 3)), axis=0), 1.0)
-        clipped = np.minimum(resid_small**2, (3 * sigma) ** 2)
-        local = cv2.blur(clipped, (k, k))
-        self.noise = cv2.resize(np.sqrt(np.maximum(local, 1.0)), (w, h), interpolation=cv2.INTER_LINEAR)
+            z = cv2.transform(cv2.absdiff(ycc, self.bg).astype(np.float32), weights)
+        else:
+            up_b = cv2.resize(bg_b, (w, h), interpolation=cv2.INTER_LINEAR)
+            self.bg = cv2.resize(bg_t, (w, h), interpolation=cv2.INTER_LINEAR)
+            z_b = cv2.transform(cv2.absdiff(ycc, up_b).astype(np.float32), weights)
+            z = cv2.transform(cv2.absdiff(ycc, self.bg).astype(np.float32), weights)
+            fine = cv2.resize(vote, (w, h), interpolation=cv2.INTER_NEAREST)
+            edge = cv2.dilate(vote, np.ones((3, 3), np.uint8)) != cv2.erode(vote, np.ones((3, 3), np.uint8))
+            band = cv2.resize(edge.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+            cv2.copyTo(cv2.compare(z_b, z, cv2.CMP_LT), band, fine)
+            cv2.copyTo(up_b, fine, self.bg)
+            cv2.copyTo(z_b, fine, z)
+        self.z = cv2.divide(z, texture)
 
 
 def detect_stones(
@@ -188,11 +200,10 @@ def detect_stones(
     work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     min_d, max_d = min_d_px * scale, params.max_diameter_mm * s_mm * scale
 
-    lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
-    markers = _marker_mask(board, lab.shape[:2], scale)
-    surface = _Surface(lab, max_d, board.corners_px * scale, markers)
-    resid = cv2.divide(cv2.subtract(lab, surface.bg, dtype=cv2.CV_32F), surface.noise)
-    z = cv2.sqrt(cv2.transform(cv2.multiply(resid, resid), np.full((1, 3), 1 / 3, np.float32)))
+    ycc = cv2.cvtColor(work, cv2.COLOR_BGR2YCrCb)
+    markers = _marker_mask(board, ycc.shape[:2], scale)
+    surface = _Surface(ycc, max_d, board.corners_px * scale, markers)
+    z = surface.z
     cand = cv2.compare(z, params.threshold, cv2.CMP_GT)
 
     cand[markers > 0] = 0
@@ -209,7 +220,7 @@ def detect_stones(
 
     stones: list[Stone] = []
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
-    min_area = np.pi * (min_d / 2) ** 2 * 0.5
+    min_area = np.pi * (min_d / 2) ** 2 * 0.7
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if area < min_area:
@@ -220,9 +231,8 @@ def detect_stones(
         comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
         if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
             continue
-        bg_bgr = cv2.cvtColor(surface.bg[y0:y1, x0:x1], cv2.COLOR_Lab2BGR)
         for part in _split(comp, min_d, max_d):
-            part = _trim_shadow(part, _shadow_like(work[y0:y1, x0:x1], bg_bgr), min_d)
+            part = _trim_shadow(part, _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1]), min_d)
             st = _stone(part, (x0, y0), z[y0:y1, x0:x1], scale, board, min_d, max_d, frame.shape, params)
             if st is not None:
                 stones.append(st)
@@ -246,12 +256,16 @@ def _complete_crescents(cand: np.ndarray, min_d: float, max_d: float) -> np.ndar
     return cand
 
 
-def _shadow_like(bgr: np.ndarray, bg_bgr: np.ndarray) -> np.ndarray:
-    """Pixels that look like the surface in shade: darker, with the surface's own colour."""
-    ratio = (bgr.astype(np.float32) + 4.0) / (bg_bgr.astype(np.float32) + 4.0)
-    mean = ratio.mean(axis=2)
-    spread = ratio.max(axis=2) - ratio.min(axis=2)
-    return ((mean < 0.9) & (spread < 0.1 + 0.15 * (1 - mean))).astype(np.uint8)
+def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """Pixels that look like the surface in shade: darker, with the surface's own colour.
+
+    Shade scales B, G and R alike; in YCrCb that scales Y and the chroma offsets by one factor.
+    """
+    y, cr, cb = (c.astype(np.float32) for c in cv2.split(ycc))
+    by, bcr, bcb = (c.astype(np.float32) for c in cv2.split(bg))
+    a = (y + 2) / (by + 2)
+    same_hue = (np.abs((cr - 128) - a * (bcr - 128)) < 5) & (np.abs((cb - 128) - a * (bcb - 128)) < 5)
+    return ((a < 0.9) & same_hue).astype(np.uint8)
 
 
 def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarray:
@@ -274,17 +288,21 @@ def _split(comp: np.ndarray, min_d: float, max_d: float) -> list[np.ndarray]:
     """Separate touching stones: one seed per distance-transform peak with a neck between them."""
     dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
     r_min = min_d / 2
-    peaks_mask = (dist >= cv2.dilate(dist, _disk(max(r_min, 3)))) & (dist >= r_min * 0.6)
+    peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.6)
     ys, xs = np.nonzero(peaks_mask)
     if len(xs) <= 1:
         return [comp]
     order = np.argsort(-dist[ys, xs])
     seeds: list[tuple[float, float, float]] = []
+    covered = np.zeros((0, 3))  # circles of peaks already accounted for (seeds and their ridges)
     for j in order:
-        px, py, r = float(xs[j]), float(ys[j]), float(dist[ys[j], xs[j]])
-        if any(_same_stone(dist, (px, py, r), s) for s in seeds):
+        peak = (float(xs[j]), float(ys[j]), float(dist[ys[j], xs[j]]))
+        # a peak inside an earlier peak's inscribed circle is the same stone (the cheap test first)
+        if len(covered) and np.any(np.hypot(covered[:, 0] - peak[0], covered[:, 1] - peak[1]) <= covered[:, 2]):
             continue
-        seeds.append((px, py, r))
+        if not any(_same_stone(dist, peak, s) for s in seeds):
+            seeds.append(peak)
+        covered = np.vstack([covered, peak])
     if len(seeds) == 1:
         return [comp]
     yy, xx = np.nonzero(comp)
@@ -318,7 +336,7 @@ def _stone(part, origin, z, scale, board: Board, min_d, max_d, shape, params: St
         return None
     c = max(contours, key=cv2.contourArea)
     area = cv2.contourArea(c)
-    if area < np.pi * (min_d / 2) ** 2 * 0.5 or area > np.pi * (max_d / 2) ** 2:
+    if area < np.pi * (min_d / 2) ** 2 * 0.7 or area > np.pi * (max_d / 2) ** 2:
         return None
     hull_area = cv2.contourArea(cv2.convexHull(c))
     solidity = area / max(hull_area, 1.0)
@@ -332,7 +350,7 @@ def _stone(part, origin, z, scale, board: Board, min_d, max_d, shape, params: St
     if a_mm <= 0:
         return None
     contrast = float(np.median(z[part > 0]))
-    score = (1 - np.exp(-contrast / 4.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
+    score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
     x0, y0 = origin
     touches_edge = (
         pts_px[:, 0].min() <= 1 or pts_px[:, 1].min() <= 1
