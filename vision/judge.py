@@ -154,13 +154,14 @@ class Episode:
     after: dict[int, Footprint]
     tracks: dict[int, Track] = field(default_factory=dict)
     onset: dict[int, int] = field(default_factory=dict)
+    move_mm: float = MOVE_MM  # rest positions closer than this are the same (the pixel size)
 
     def displacement(self, sid: int) -> float:
         return float(np.linalg.norm(self.after[sid].centre - self.before[sid].centre))
 
     @property
     def moved(self) -> list[int]:
-        return [s for s in self.before if s in self.after and self.displacement(s) > MOVE_MM]
+        return [s for s in self.before if s in self.after and self.displacement(s) > self.move_mm]
 
     @property
     def vanished(self) -> list[int]:
@@ -235,14 +236,14 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray, other: int) -> tuple[b
     """
     gap = float(path_clearance(resample(path), ep.before[shooter].shape,
                                ep.before[other].outline).min())
-    moved = other in ep.after and ep.displacement(other) > MOVE_MM
+    moved = other in ep.after and ep.displacement(other) > ep.move_mm
     if other not in ep.after:
         return None, f"stone {other} vanished during the shot"
     if moved and gap < NEAR_MM:
         return True, ""
     if gap < -GRAZE_MM:
         return True, ""
-    if gap <= GRAZE_MM and not moved and ep.displacement(other) > MOVE_MM / 3:
+    if gap <= GRAZE_MM and not moved and ep.displacement(other) > ep.move_mm / 3:
         return None, f"possible graze of stone {other} ({gap:+.1f} mm)"
     return False, ""
 
@@ -251,7 +252,7 @@ def _lost_near(ep: Episode, shooter: int) -> str:
     """Why the shooter's track is too thin to judge, or ''."""
     track = ep.tracks.get(shooter)
     if track is None or not len(track.frames):
-        return "" if ep.displacement(shooter) <= 3 * MOVE_MM else "shooter not tracked"
+        return "" if ep.displacement(shooter) <= 3 * ep.move_mm else "shooter not tracked"
     gap = track.longest_gap()
     if gap > LOST_S * ep.fps:
         return f"shooter lost for {gap} frames"

@@ -102,6 +102,7 @@ class LiveJudge:
             self._segmenter.reset(seg.after)
             self._tracker.board = self.board
             self._tracker.detect = self._detector()
+        self._tracker.level = self._segmenter.small_level
         episode = self._tracker.episode(seg)
         events = judge_episode(episode)
         if not events:

@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.judge import Episode, Footprint, Track, convex
+from vision.judge import MOVE_MM, Episode, Footprint, Track, convex
 
-PIX_DIFF = 14  # levels of any channel that count as a change on a thumbnail
+NOISE_K = 5.0  # a change is this many noise sigmas in some colour channel ...
+THUMB_LEVELS = (8, 20)  # ... but within these levels on thumbnails
+SMALL_LEVELS = (8, 28)  # ... and these on the episode frames
 MIN_PIXELS = 3  # thumbnail pixels that must change to call it motion
 SETTLE_S = 0.15  # quiet this long = at rest
 MAX_BUFFER = 1800  # episode frames kept (longer episodes are thinned, never unbounded)
@@ -44,10 +46,11 @@ def colour_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 _SPECK = np.ones((2, 2), np.uint8)
 
 
-def changed(a: np.ndarray, b: np.ndarray) -> int:
-    """How many thumbnail pixels differ between two thumbnails, in patches of at least 2x2:
-    video compression flickers in lone pixels, a moving stone never does."""
-    return int(cv2.countNonZero(cv2.erode((colour_diff(a, b) > PIX_DIFF).view(np.uint8), _SPECK)))
+def noise_sigma(a: np.ndarray, b: np.ndarray) -> float:
+    """The pixel noise of two frames of a still scene (robust: whatever moved is ignored)."""
+    d = a.astype(np.int16) - b.astype(np.int16)
+    mad = float(np.median(np.abs(d - np.median(d))))
+    return 1.4826 * mad / np.sqrt(2)
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class View:
     y1: int
     thumb: int  # motion thumbnails: 1/thumb of the crop (1, 2 or 4)
     track: int  # episode frames: 1/track of the crop (1 or 2)
+    min_pixels: int = MIN_PIXELS  # changed thumbnail pixels that make a (half) small stone
 
     @classmethod
     def of(cls, board, shape: tuple[int, ...]) -> View:
@@ -76,9 +80,10 @@ class View:
         x0, y0 = max(0, x0), max(0, y0)
         x1, y1 = min(shape[1], x1), min(shape[0], y1)
         stone_px = board.px_per_mm() * STONE_MM
-        thumb = 4 if stone_px >= 16 else 2 if stone_px >= 8 else 1
-        track = 2 if stone_px >= 16 else 1
-        return cls(int(x0), int(y0), int(x1), int(y1), thumb, track)
+        thumb = 4 if stone_px >= 12 else 2 if stone_px >= 6 else 1
+        track = 2 if stone_px >= 12 else 1
+        least = max(MIN_PIXELS, int(0.5 * (stone_px / thumb) ** 2))
+        return cls(int(x0), int(y0), int(x1), int(y1), thumb, track, least)
 
     def _scaled(self, frame: np.ndarray, k: int) -> np.ndarray:
         """The crop, shrunk k times by halving: each halving is an exact 2x2 mean (bilinear at a
@@ -115,18 +120,49 @@ class Segment:
     after: np.ndarray  # full frame at rest after
 
 
+def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
+    """Where two thumbnails differ, in patches of at least 2x2: video compression flickers in
+    lone pixels, a moving stone never does."""
+    return cv2.erode((colour_diff(a, b) > level).view(np.uint8), _SPECK)
+
+
+def hand_region(mask: np.ndarray) -> np.ndarray:
+    """The changed regions connected to the picture's border, a little widened: an arm always
+    reaches in from the border, a stone never lies across it."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    edge = (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
+    edge[0] = False
+    if not edge.any():
+        return np.zeros_like(mask)
+    return cv2.dilate(edge[labels].astype(np.uint8), _GROW)
+
+
+_GROW = np.ones((5, 5), np.uint8)
+
+
 @dataclass
 class MotionSegmenter:
-    """Splits a frame stream into rest and motion; ``push`` returns a Segment when one settles."""
+    """Splits a frame stream into rest and motion; ``push`` returns a Segment when one settles.
+
+    An episode starts with any change from the scene at rest (a hand coming in). It ends when
+    the stones have been still for ``settle_s``: once a stone moved, the hand may go on moving
+    (it is told apart by reaching the border); if only the hand moved (a hover, a pickup), when
+    everything has been still that long.
+    """
 
     fps: float
     view: View
     settle_s: float = SETTLE_S
     ref_full: np.ndarray | None = None
+    sigma: float | None = None  # thumbnail noise, measured on the first two frames
     _ref: np.ndarray | None = None
     _prev: np.ndarray | None = None
-    _anchor: tuple[int, np.ndarray] | None = None
     _start: int = -1
+    _stones: bool = False  # a stone moved in this episode
+    _still: tuple[int, np.ndarray] | None = None  # since when nothing changed
+    _calm: tuple[int, np.ndarray] | None = None  # since when no stone changed
     _indices: list[int] = field(default_factory=list)
     _frames: list[np.ndarray] = field(default_factory=list)
 
@@ -135,13 +171,27 @@ class MotionSegmenter:
         return max(2, round(self.settle_s * self.fps))
 
     @property
+    def level(self) -> float:
+        """Thumbnail change threshold, from the measured noise."""
+        lo, hi = THUMB_LEVELS
+        return float(np.clip(NOISE_K * (self.sigma or 0.0), lo, hi)) if self.sigma is not None else hi
+
+    @property
+    def small_level(self) -> float:
+        """Change threshold on the episode frames (less averaged than thumbnails: noisier)."""
+        lo, hi = SMALL_LEVELS
+        sigma = (self.sigma or 0.0) * self.view.thumb / self.view.track
+        return float(np.clip(NOISE_K * sigma, lo, hi)) if self.sigma is not None else hi
+
+    @property
     def moving(self) -> bool:
         return self._start >= 0
 
     def reset(self, frame: np.ndarray) -> None:
         """Take ``frame`` as the scene at rest (start, or after the camera was re-calibrated)."""
         self.ref_full, self._ref = frame, self.view.thumbnail(frame)
-        self._prev, self._start, self._anchor = self._ref, -1, None
+        self._prev, self._start, self._stones = self._ref, -1, False
+        self._still = self._calm = None
         self._indices, self._frames = [], []
 
     def push(self, index: int, frame: np.ndarray) -> Segment | None:
@@ -149,27 +199,45 @@ class MotionSegmenter:
             self.reset(frame)
             return None
         small = self.view.thumbnail(frame)
+        if self.sigma is None:
+            self.sigma = noise_sigma(small, self._prev)
+        level = self.level
         if not self.moving:
-            if changed(small, self._ref) < MIN_PIXELS:
+            if cv2.countNonZero(change_mask(small, self._ref, level)) < MIN_PIXELS:
                 self._prev = small
                 return None
-            self._start, self._anchor = index, (index, small)
+            self._start = index
+            self._still = self._calm = (index, small)
         self._buffer(index, frame)
-        assert self._anchor is not None
-        if changed(small, self._prev) >= MIN_PIXELS or changed(small, self._anchor[1]) >= MIN_PIXELS:
-            self._anchor = (index, small)
+        assert self._still is not None and self._calm is not None
+        to_ref = change_mask(small, self._ref, level)
+        free = 1 - hand_region(to_ref)  # where no hand is
+
+        def stones(mask: np.ndarray) -> bool:
+            return cv2.countNonZero(mask & free) >= self.view.min_pixels
+
+        if not self._stones and stones(to_ref):
+            self._stones, self._calm = True, (index, small)
+        to_prev = change_mask(small, self._prev, level)
+        to_still = change_mask(small, self._still[1], level)
+        if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
+            self._still = (index, small)
+        if self._stones and (stones(to_prev) or stones(change_mask(small, self._calm[1], level))):
+            self._calm = (index, small)
         self._prev = small
-        if index - self._anchor[0] + 1 < self.settle_frames:
+        since = self._calm if self._stones else self._still
+        if index - since[0] + 1 < self.settle_frames:
             return None
-        return self._close(frame)
+        return self._close(frame, since[0])
 
     def flush(self, frame: np.ndarray) -> Segment | None:
         """The episode still open when the stream ends, judged on its last frame."""
-        return self._close(frame) if self.moving else None
+        if not self.moving:
+            return None
+        since = self._calm if self._stones else self._still
+        return self._close(frame, since[0])
 
-    def _close(self, frame: np.ndarray) -> Segment:
-        assert self._anchor is not None
-        end = self._anchor[0]
+    def _close(self, frame: np.ndarray, end: int) -> Segment:
         keep = [i for i, j in enumerate(self._indices) if j <= end]
         seg = Segment(self._start, end, [self._indices[i] for i in keep],
                       [self._frames[i] for i in keep], self.ref_full, frame)
@@ -247,6 +315,9 @@ class EpisodeTracker:
     fps: float
     rest: dict[int, Footprint] = field(default_factory=dict)
     next_id: int = 0
+    level: float = SMALL_LEVELS[1]  # change threshold on the episode frames (set from the noise)
+    pending: list[Footprint] = field(default_factory=list)  # found once where nothing changed
+    confirmed: set[int] = field(default_factory=set)  # ids found again at a later rest
 
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
@@ -264,13 +335,15 @@ class EpisodeTracker:
         before = dict(self.rest)
         found = [footprint(s, -1) for s in self.detect(seg.after)]
         small_before, small_after = self.view.small(seg.before), self.view.small(seg.after)
-        changed_px = colour_diff(small_before, small_after) > 2 * PIX_DIFF
+        changed_px = colour_diff(small_before, small_after) > self.level
         after, loose_before, loose_after = self._match_still(before, found, changed_px)
+        loose_before += self._unseen_movers(changed_px, before, after, loose_after)
         movers = [before[s] for s in loose_before]
         tracks = self._tracks(seg, small_before, small_after, movers, loose_after, after)
         onset = self._onsets(seg, small_before, movers)
         self.rest = after
-        return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset)
+        move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
+        return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm)
 
     # -- identities at rest ---------------------------------------------------------------------
 
@@ -279,8 +352,11 @@ class EpisodeTracker:
         """Pair stones that stayed about put; confirm everything against the pixels.
 
         A stone whose patch of the picture did not change keeps its old position (detection noise
-        is not a move); one the detector missed after (or before) the episode although its patch
-        did not change is carried over rather than reported as taken (or new).
+        is not a move); one the detector missed after the episode although its patch did not
+        change is carried over rather than reported as taken, unless it was never found again
+        since it was first seen (a false detection: forgotten). A stone found where nothing changed
+        was missed before: it is believed (joins the rest, no event) once found twice in a row,
+        so a one-off false detection never enters the positions at rest.
         """
         ids = list(before)
         after: dict[int, Footprint] = {}
@@ -297,14 +373,52 @@ class EpisodeTracker:
         loose_before = [i for i in ids if i not in after]
         for i in ids:
             if not self._patch_changed(changed_px, before[i]):
-                after[i] = before[i]
                 if i in loose_before:
                     loose_before.remove(i)
+                    if i not in self.confirmed:  # seen once, never again, nothing changed there
+                        del before[i]
+                        continue
+                after[i] = before[i]
+        self.confirmed |= set(after)
+        pending, self.pending = self.pending, []
         for f in list(loose_after):
             if not self._patch_changed(changed_px, f):
-                self._new(f, before, after)
                 loose_after.remove(f)
+                if any(np.linalg.norm(p.centre - f.centre) < 0.5 * _radius(f) for p in pending):
+                    self._new(f, before, after)
+                else:
+                    self.pending.append(f)
         return after, loose_before, loose_after
+
+    def _unseen_movers(self, changed_px: np.ndarray, before: dict[int, Footprint],
+                       after: dict[int, Footprint], loose_after: list[Footprint]) -> list[int]:
+        """Stones the detector missed before the episode that then moved or were taken.
+
+        What changed between the two rests and is explained neither by a stone known before, nor
+        by one found after, nor by a hand still in the picture, is the place such a stone left:
+        it joins the stones at rest before (with a new id) so that its move is judged.
+        """
+        known = np.zeros(changed_px.shape, np.uint8)
+        for fp in [*before.values(), *after.values(), *loose_after]:
+            known |= self._mask(fp, known.shape)
+        grow = max(3, int(round(self.board.px_per_mm() / self.view.track * 4)) | 1)
+        known = cv2.dilate(known, np.ones((grow, grow), np.uint8))
+        rest = changed_px.astype(np.uint8) & (1 - (known > 0)).astype(np.uint8)
+        rest &= 1 - hand_region(changed_px.astype(np.uint8))
+        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, _SPECK)
+        scale = self.board.px_per_mm() / self.view.track
+        least = 0.3 * np.pi * (STONE_MM / 2 * scale) ** 2
+        contours, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        new = []
+        for c in contours:
+            if cv2.contourArea(c) + len(c) / 2 < least or len(c) < 3:
+                continue
+            outline = np.asarray(self.board.to_mm(self.view.from_small(c.reshape(-1, 2) + 0.5)))
+            hull = convex(outline)
+            centre = hull.mean(axis=0) if len(hull) else outline.mean(axis=0)
+            on = bool(self.board.on_board(centre[None])[0])
+            new.append(self._new(Footprint(-1, centre, hull, on), before))
+        return new
 
     def _mask(self, fp: Footprint, shape: tuple[int, int]) -> np.ndarray:
         """The footprint as a mask on the view's small frames."""
@@ -353,7 +467,7 @@ class EpisodeTracker:
         xy = np.full((len(seg.indices), len(movers), 2), np.nan)
         kernel = np.ones((3, 3), np.uint8)
         for k, (idx, frame) in enumerate(zip(seg.indices, seg.frames, strict=True)):
-            fg = (colour_diff(frame, bg) > PIX_DIFF * 2).astype(np.uint8)
+            fg = (colour_diff(frame, bg) > self.level).astype(np.uint8)
             if areas.min() > 12:
                 fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
             n, _, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
@@ -394,7 +508,7 @@ class EpisodeTracker:
         onset = {fp.id: seg.start for fp in movers}
         todo = set(range(len(movers)))
         for idx, frame in zip(seg.indices, seg.frames, strict=True):
-            diff = colour_diff(frame, small_before) > 2 * PIX_DIFF
+            diff = colour_diff(frame, small_before) > self.level
             for k in list(todo):
                 if np.count_nonzero(diff & masks[k]) > 0.25 * max(1, int(masks[k].sum())):
                     onset[movers[k].id] = idx
