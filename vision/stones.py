@@ -1,17 +1,24 @@
 """Stone detection on a single still, with no empty-board reference.
 
 A referee may start mid-game, so nothing is known of the empty board. Instead the surface under
-the stones (board, table, their texture and the lighting falloff) is estimated from the frame
-itself: a median filter much wider than a stone sees mostly surface, so it predicts what each pixel
-would look like without stones. Stones are what differs from that prediction beyond the local
-noise, in brightness (shading, rims, shadows) or in colour; a stone the board's own colour still
-differs by its dome shading, its dark rim and its cast shadow, and its outline (a closed ring of
-residual) is filled.
+the stones is estimated from the frame itself, and stones are what differs from it.
 
-Cast shadows are trimmed off the footprint where they look like shadow (the surface's own colour,
-uniformly darker), touching stones are separated by the peaks of the distance transform (each
-footprint pixel goes to the peak whose inscribed circle it is nearest to), and each footprint is
-mapped to board millimetres, where its area centroid is the stone's position.
+1. The frame is warped to a top-down view of the board and the table around it (board mm, at a
+   fixed resolution): stones have the same size everywhere and the board's edges are straight and
+   axis-aligned, whatever the camera's tilt.
+2. The surface: away from the board's edges, a median much wider than a stone (on a coarse copy)
+   sees mostly surface, and so predicts each pixel without stones; board and table get their own
+   medians, so that neither smears into the other. Along each edge of the board (a bevel, a rim,
+   the board's own shadow), the surface is an edge profile: for each distance from the edge, the
+   median along the edge, which no stone can dominate.
+3. Stones are what differs from that prediction beyond the noise (per channel, Y Cr Cb, scaled by
+   the local texture), in brightness (shading, rims, shadows) or in colour. A stone the board's own
+   colour still differs by its dome shading and its cast shadow; its outline, a ring or a crescent
+   of difference, is filled (holes filled, a crescent completed by its convex hull).
+4. Touching stones are separated at the necks of the distance transform (each footprint pixel goes
+   to the peak whose inscribed circle it is nearest to); a cast shadow is trimmed off a footprint
+   where it looks like shade (the surface's own colour, uniformly darker); the centre is the area
+   centroid of the footprint, in board mm.
 """
 
 from __future__ import annotations
@@ -43,16 +50,23 @@ class StoneParams:
     """Tuning of the detector; the defaults suit pebble-sized pieces seen from 0.5-1.5 m.
 
     min_diameter_mm / max_diameter_mm: the stones' size range (smaller blobs are noise; larger
-    ones are hands, bags, or heaps that are not separable).
+    ones are hands, bags, or heaps that cannot be separated).
     threshold: how far a pixel must differ from the estimated surface: the difference in Y, Cr
     and Cb, each in units of its noise, summed (pure noise averages 2.4).
     min_score: candidates below this confidence are dropped.
+    px_per_mm: resolution of the top-down view the detector works in (lower is faster; it never
+    exceeds the camera's own resolution on the board).
+    edge_band_mm: half-width of the strips along the board's edges that are modelled as profiles.
+    margin_mm: how far around the board stones are looked for (None: 0.35 of the board's longer side).
     """
 
     min_diameter_mm: float = 10.0
-    max_diameter_mm: float = 60.0
+    max_diameter_mm: float = 50.0
     threshold: float = 7.0
     min_score: float = 0.3
+    px_per_mm: float = 0.8
+    edge_band_mm: float = 20.0
+    margin_mm: float | None = None
 
 
 DEFAULT_PARAMS = StoneParams()
@@ -93,89 +107,154 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     return mask | cv2.bitwise_not(flood[1:-1, 1:-1])
 
 
-def _marker_mask(board: Board, shape: tuple[int, int], scale: float) -> np.ndarray:
+class TopView:
+    """The top-down view the detector works in: board mm (x0, y0) at pixel (0, 0), `s` px per mm.
+
+    It covers the board and the table around it, as far as the camera sees (and at most
+    `margin_mm` beyond the board).
+    """
+
+    def __init__(self, board: Board, frame_shape: tuple[int, ...], params: StoneParams = DEFAULT_PARAMS):
+        W, H = board.size_mm
+        fh, fw = frame_shape[:2]
+        self.s = s = min(params.px_per_mm, board.px_per_mm())
+        margin = params.margin_mm if params.margin_mm is not None else 0.35 * max(W, H)
+        frame_px = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float64)
+        frame_mm = board.to_mm(frame_px)
+        hom = frame_px @ board.H[2, :2] + board.H[2, 2]
+        if np.all(hom > 0) and np.all(np.isfinite(frame_mm)):
+            lo = np.maximum(frame_mm.min(axis=0), [-margin, -margin])
+            hi = np.minimum(frame_mm.max(axis=0), [W + margin, H + margin])
+        else:  # the frame reaches the horizon: keep to the margin
+            lo, hi = np.array([-margin, -margin]), np.array([W + margin, H + margin])
+        self.x0, self.y0 = float(lo[0]), float(lo[1])
+        self.size = (max(int(np.ceil((hi[0] - lo[0]) * s)), 8), max(int(np.ceil((hi[1] - lo[1]) * s)), 8))
+        S = np.array([[s, 0, -self.x0 * s], [0, s, -self.y0 * s], [0, 0, 1]])
+        self.M = S @ board.H
+        # where the camera sees: the frame's outline in the view (a homography keeps lines straight)
+        self.valid = np.zeros((self.size[1], self.size[0]), np.uint8)
+        if np.all(hom > 0):
+            cv2.fillPoly(self.valid, [np.round(self.from_mm(frame_mm)).astype(np.int32)], 255)
+            self.valid = cv2.erode(self.valid, np.ones((3, 3), np.uint8))
+        else:
+            self.valid[:] = 255
+        self.board_rect = np.round(self.from_mm(np.array([[0.0, 0.0], [W, H]]))).astype(int)
+
+    def warp(self, img: np.ndarray, nearest: bool = False) -> np.ndarray:
+        flags = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
+        return cv2.warpPerspective(img, self.M, self.size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+    def to_mm(self, uv) -> np.ndarray:
+        return np.asarray(uv, np.float64) / self.s + [self.x0, self.y0]
+
+    def from_mm(self, mm) -> np.ndarray:
+        return (np.asarray(mm, np.float64) - [self.x0, self.y0]) * self.s
+
+
+def _marker_mask(board: Board, view: TopView) -> np.ndarray:
     """The ArUco markers and their white stickers: strong structure that is never a stone."""
-    mask = np.zeros(shape, np.uint8)
-    for (cx, cy), side in zip(board.corners_px, board.marker_side_px, strict=True):
-        half = (side if side > 0 else 0.05 * max(shape) / scale) * 1.0 * scale
-        cv2.rectangle(mask, (int(cx * scale - half), int(cy * scale - half)),
-                      (int(cx * scale + half), int(cy * scale + half)), 255, -1)
+    mask = np.zeros(view.valid.shape, np.uint8)
+    W, H = board.size_mm
+    for (cx, cy), side_px in zip([(0, 0), (W, 0), (W, H), (0, H)], board.marker_side_px, strict=True):
+        side_mm = side_px / board.px_per_mm(np.array([cx, cy])) if side_px > 0 else 0.12 * min(W, H)
+        (u0, v0), (u1, v1) = view.from_mm([[cx - side_mm, cy - side_mm], [cx + side_mm, cy + side_mm]])
+        cv2.rectangle(mask, (int(u0), int(v0)), (int(np.ceil(u1)), int(np.ceil(v1))), 255, -1)
     return mask
 
 
+def _extend(img: np.ndarray, keep: np.ndarray, k: int) -> np.ndarray:
+    """`img` where `keep`, and elsewhere a smooth continuation of it (normalised convolution), so
+    that a median near the edge of a surface sees that surface's own colour and lighting."""
+    if keep.all() or not keep.any():
+        return img
+    w = keep.astype(np.float32)
+    num = cv2.blur(img.astype(np.float32) * w[..., None], (k, k))
+    den = cv2.blur(w, (k, k))[..., None]
+    fill = np.where(den > 1e-3, num / np.maximum(den, 1e-3), img.reshape(-1, 3)[keep.ravel()].mean(axis=0))
+    return np.where(keep[..., None], img, np.clip(fill, 0, 255).astype(np.uint8))
+
+
 class _Surface:
-    """The stone-free surface predicted from the frame, and each pixel's difference from it.
+    """The stone-free surface predicted from the view, and each pixel's difference from it (`z`).
 
-    Board and table are two surfaces with a sharp edge between them; one wide median across that
-    edge would smear it (and round the board's corners) into false residual. So each pixel is first
-    given a surface class by its colour, cleaned of anything stone-sized (so a stone of the board's
-    colour on the table is still "table"), and each surface's median is computed with the other
-    surface's pixels replaced by its own typical colour. Along the class edge, where the coarse
-    class may be a pixel off, a pixel is compared with whichever surface it resembles more.
-
-    `z` is the difference summed over Y, Cr and Cb, each in units of that channel's noise, and
-    divided by the local texture level (a grainy table needs a larger difference than a smooth
-    board). `bg` is the predicted surface (YCrCb).
+    `z` is the difference in Y, Cr and Cb, each in units of that channel's noise, summed, and
+    divided by the local texture level (a grainy table needs a larger difference than smooth felt).
     """
 
-    def __init__(self, ycc: np.ndarray, stone_px: float, board_quad: np.ndarray, markers: np.ndarray):
+    def __init__(self, ycc: np.ndarray, view: TopView, max_d: float, band: float, markers: np.ndarray):
         h, w = ycc.shape[:2]
-        # the medians work on a coarse copy: a stone is then a few pixels, the window many stones wide
-        f = min(1.0, 6.0 / max(stone_px, 1.0))
+        valid = view.valid > 0
+        (bu0, bv0), (bu1, bv1) = view.board_rect
+        on_board = np.zeros((h, w), np.uint8)
+        on_board[max(bv0, 0):max(bv1, 0), max(bu0, 0):max(bu1, 0)] = 1
+
+        # away from the edges: a coarse median per surface, the other surface replaced by its own
+        # typical colour (a median across the board's edge would smear the edge into the surface)
+        f = min(1.0, 6.0 / max(max_d, 1.0))
         sw, sh = max(int(round(w * f)), 8), max(int(round(h * f)), 8)
         small = cv2.resize(ycc, (sw, sh), interpolation=cv2.INTER_AREA)
-        k = _odd(min(2.6 * stone_px * f, min(sh, sw) - 1))
+        board_s = cv2.resize(on_board, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
+        valid_s = cv2.resize(view.valid, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
+        k = _odd(min(2.6 * max_d * f, min(sh, sw) - 1))
+        fill_k = _odd(3 * k)
+        bg_b = cv2.medianBlur(_extend(small, board_s & valid_s, fill_k), k)
+        bg_t = cv2.medianBlur(_extend(small, ~board_s & valid_s, fill_k), k)
+        bg = cv2.resize(bg_t, (w, h), interpolation=cv2.INTER_LINEAR)
+        cv2.copyTo(cv2.resize(bg_b, (w, h), interpolation=cv2.INTER_LINEAR), on_board, bg)
 
-        inside = np.zeros((sh, sw), np.uint8)
-        cv2.fillPoly(inside, [np.round(board_quad * [sw / w, sh / h]).astype(np.int32)], 1)
-        core = cv2.erode(inside, _disk(3))
-        ring = cv2.dilate(inside, _disk(3)) == 0
-        px = small.reshape(-1, 3)
-        board_ref = np.median(px[core.ravel() > 0], axis=0) if core.any() else np.median(px, axis=0)
-        table_ref = np.median(px[ring.ravel()], axis=0) if ring.sum() > 20 else board_ref
-        board_ref, table_ref = board_ref.astype(np.uint8), table_ref.astype(np.uint8)
-        vote = None
-        if np.linalg.norm(board_ref.astype(np.float32) - table_ref) > 12:
-            d_board = np.square(small.astype(np.float32) - board_ref).sum(axis=2)
-            d_table = np.square(small.astype(np.float32) - table_ref).sum(axis=2)
-            vote = ((d_board < d_table) * 255).astype(np.uint8)
-            # the markers' stickers sit on the board's corners: count them as board, or the
-            # opening below would eat the corners around them
-            vote[cv2.resize(markers, (sw, sh), interpolation=cv2.INTER_AREA) > 0] = 255
-            # opening then closing with a stone-sized disk: small islands (stones) vanish, while the
-            # board's corners stay sharp (a median vote would round them off)
-            disk = _disk(1.2 * stone_px * f)
-            vote = cv2.morphologyEx(cv2.morphologyEx(vote, cv2.MORPH_OPEN, disk), cv2.MORPH_CLOSE, disk)
-            on_board = (vote > 127)[..., None]
-            bg_b = cv2.medianBlur(np.where(on_board, small, board_ref), k)
-            bg_t = cv2.medianBlur(np.where(on_board, table_ref, small), k)
-            bg_small = np.where(on_board, bg_b, bg_t)
-        else:
-            bg_small = cv2.medianBlur(small, k)
+        # along the edges: the edge profile (difference from the 2-D surface, by distance from the
+        # edge), the median along the edge over stretches many stones long
+        diff = (ycc.astype(np.int16) - bg.astype(np.int16)) * valid[..., None]
+        e = int(np.ceil(band * view.s))
+        seg = max(4.0 * max_d, 8.0)
+        for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
+            lo = (bu0 - e, bu1 + e) if axis == 0 else (bv0 - e, bv1 + e)
+            r0, r1 = max(line - e, 0), min(line + e + 1, h if axis == 0 else w)
+            c0, c1 = max(lo[0], 0), min(lo[1], w if axis == 0 else h)
+            if r1 - r0 < 2 or c1 - c0 < 2:
+                continue
+            strip = diff[r0:r1, c0:c1] if axis == 0 else diff[c0:c1, r0:r1].transpose(1, 0, 2)
+            n_seg = max(int(round((c1 - c0) / seg)), 1)
+            prof = np.stack([np.median(chunk, axis=1) for chunk in np.array_split(strip, n_seg, axis=1)], axis=1)
+            prof = cv2.resize(prof.astype(np.float32), (c1 - c0, r1 - r0), interpolation=cv2.INTER_LINEAR)
+            prof = np.round(prof).astype(np.int16)
+            # the edge may run a pixel or two off the calibrated line: each pixel is compared with
+            # the profile shifted by up to `slack` rows across the edge, and keeps the best match
+            slack = 2
+            padded = np.pad(prof, ((slack, slack), (0, 0), (0, 0)), mode="edge")
+            tries = np.stack([strip - padded[k: k + strip.shape[0]] for k in range(2 * slack + 1)])
+            best = np.abs(tries[..., 0]).argmin(axis=0)  # luma decides: edges are mostly light and shade
+            fitted = np.take_along_axis(tries, best[None, ..., None], axis=0)[0]
+            if axis == 0:
+                diff[r0:r1, c0:c1] = fitted
+            else:
+                diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
+        resid = np.abs(diff).astype(np.float32) * (markers == 0)[..., None]
+        self.bg = np.clip(ycc.astype(np.int16) - diff, 0, 255).astype(np.uint8)
 
-        # robust noise per channel, and a local texture level, with stones clipped out so that
-        # they do not inflate their own neighbourhood's level
-        resid = cv2.absdiff(small, bg_small)
-        sigma = np.maximum(1.4826 * np.median(resid.reshape(-1, 3), axis=0), 1.0)
-        weights = (1.0 / sigma).reshape(1, 3).astype(np.float32)
-        z_small = cv2.transform(resid.astype(np.float32), weights)
-        texture = cv2.blur(np.minimum(z_small, 8.0), (k, k)) / 2.4  # 2.4: the mean of pure noise
+        # robust noise per channel, for the board, the table and the edge strips apart (brighter
+        # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
+        # out so that they do not inflate their own neighbourhood's level
+        outer = np.s_[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)]
+        inner = np.s_[max(bv0 + e, 0):max(bv1 - e, 0), max(bu0 + e, 0):max(bu1 - e, 0)]
+        zone = np.zeros((h, w), np.uint8)  # 0 the table, 1 the edge strips, 2 the board inside them
+        zone[outer] = 1
+        zone[inner] = 2
+        usable = (view.valid > 0) & (markers == 0)
+        step = max(int(np.sqrt(h * w / 20000)), 1)
+        zone_q, resid_q, usable_q = zone[::step, ::step], resid[::step, ::step], usable[::step, ::step]
+        inv_sigma = np.ones((3, 1, 3), np.float32)
+        for zid in range(3):
+            sample = resid_q[(zone_q == zid) & usable_q]
+            if len(sample) > 30:
+                inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=0), 1.0)
+        z = cv2.transform(resid, inv_sigma[0])
+        z[outer] = cv2.transform(resid[outer], inv_sigma[1]).reshape(z[outer].shape)
+        z[inner] = cv2.transform(resid[inner], inv_sigma[2]).reshape(z[inner].shape)
+        z_small = cv2.resize(z, (sw, sh), interpolation=cv2.INTER_AREA)
+        kt = _odd(k / 2)
+        texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
         texture = cv2.resize(np.maximum(texture, 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
-
-        if vote is None:
-            self.bg = cv2.resize(bg_small, (w, h), interpolation=cv2.INTER_LINEAR)
-            z = cv2.transform(cv2.absdiff(ycc, self.bg).astype(np.float32), weights)
-        else:
-            up_b = cv2.resize(bg_b, (w, h), interpolation=cv2.INTER_LINEAR)
-            self.bg = cv2.resize(bg_t, (w, h), interpolation=cv2.INTER_LINEAR)
-            z_b = cv2.transform(cv2.absdiff(ycc, up_b).astype(np.float32), weights)
-            z = cv2.transform(cv2.absdiff(ycc, self.bg).astype(np.float32), weights)
-            fine = cv2.resize(vote, (w, h), interpolation=cv2.INTER_NEAREST)
-            edge = cv2.dilate(vote, np.ones((3, 3), np.uint8)) != cv2.erode(vote, np.ones((3, 3), np.uint8))
-            band = cv2.resize(edge.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
-            cv2.copyTo(cv2.compare(z_b, z, cv2.CMP_LT), band, fine)
-            cv2.copyTo(up_b, fine, self.bg)
-            cv2.copyTo(z_b, fine, z)
         self.z = cv2.divide(z, texture)
 
 
@@ -193,20 +272,14 @@ def detect_stones(
     frame = check_frame(frame_bgr)
     if ignore_mask is not None and ignore_mask.shape[:2] != frame.shape[:2]:
         raise FrameError(f"ignore_mask is {ignore_mask.shape[:2]}, the frame {frame.shape[:2]}: sizes differ")
-    s_mm = board.px_per_mm()
-    min_d_px = params.min_diameter_mm * s_mm
-    # work at half resolution when the stones are big enough to stay well sampled
-    scale = 0.5 if min_d_px >= 14 else 1.0
-    work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    min_d, max_d = min_d_px * scale, params.max_diameter_mm * s_mm * scale
-
-    ycc = cv2.cvtColor(work, cv2.COLOR_BGR2YCrCb)
-    markers = _marker_mask(board, ycc.shape[:2], scale)
-    surface = _Surface(ycc, max_d, board.corners_px * scale, markers)
+    view = TopView(board, frame.shape, params)
+    min_d, max_d = params.min_diameter_mm * view.s, params.max_diameter_mm * view.s
+    ycc = cv2.cvtColor(view.warp(frame), cv2.COLOR_BGR2YCrCb)
+    markers = _marker_mask(board, view)
+    surface = _Surface(ycc, view, max_d, params.edge_band_mm, markers)
     z = surface.z
     cand = cv2.compare(z, params.threshold, cv2.CMP_GT)
-
-    cand[markers > 0] = 0
+    cand[(markers > 0) | (view.valid == 0)] = 0
     cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.2))
     cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, _disk(min_d * 0.3))
     cand = _complete_crescents(_fill_holes(cand), min_d, max_d)
@@ -214,28 +287,29 @@ def detect_stones(
 
     blocked = None
     if ignore_mask is not None:
-        im = ignore_mask if scale == 1.0 else cv2.resize(ignore_mask, (cand.shape[1], cand.shape[0]),
-                                                          interpolation=cv2.INTER_NEAREST)
-        blocked = cv2.dilate((im > 0).astype(np.uint8), _disk(3))
+        blocked = cv2.dilate((view.warp(ignore_mask, nearest=True) > 0).astype(np.uint8), _disk(3))
+    edge = cv2.dilate((view.valid == 0).astype(np.uint8), _disk(3))
 
     stones: list[Stone] = []
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
-    min_area = np.pi * (min_d / 2) ** 2 * 0.7
+    min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if area < min_area:
+        if area < min_area or area > 8 * max_area:  # specks; hands and heaps
             continue
-        pad = 2
-        x0, y0 = max(x - pad, 0), max(y - pad, 0)
-        x1, y1 = min(x + w + pad, cand.shape[1]), min(y + h + pad, cand.shape[0])
+        x0, y0 = max(x - 2, 0), max(y - 2, 0)
+        x1, y1 = min(x + w + 2, cand.shape[1]), min(y + h + 2, cand.shape[0])
         comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
         if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
             continue
-        for part in _split(comp, min_d, max_d):
-            part = _trim_shadow(part, _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1]), min_d)
-            st = _stone(part, (x0, y0), z[y0:y1, x0:x1], scale, board, min_d, max_d, frame.shape, params)
-            if st is not None:
-                stones.append(st)
+        cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
+        shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1])
+        for part in _split(comp, z[y0:y1, x0:x1], min_d):
+            for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
+                piece = _trim_shadow(piece, shadow, min_d)
+                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params)
+                if st is not None:
+                    stones.append(st)
     return stones
 
 
@@ -254,6 +328,43 @@ def _complete_crescents(cand: np.ndarray, min_d: float, max_d: float) -> np.ndar
         if hull_area <= max_area and cv2.contourArea(c) < 0.8 * hull_area:
             cv2.fillPoly(cand, [hull], 255)
     return cand
+
+
+CONTRAST_FRACTION = 0.3
+
+
+def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_d: float, threshold: float,
+                       depth: int = 0) -> list[np.ndarray]:
+    """Tighten a footprint to where its difference reaches a fraction of the stone's own contrast;
+    what that leaves aside, if it is stone-sized and not shade, is another stone (a faint stone
+    touching a vivid one), outlined the same way.
+
+    Defocus, motion and resampling blur a stone's edge into a ramp, and its soft shadow and halo
+    reach far beyond it. A blurred step crosses half its height at the true edge, but a stone is a
+    dome (its rim is darker than its top), so a lower fraction of its robust peak contrast keeps the
+    rim while still dropping the halo, whatever the stone's own contrast.
+    """
+    level = float(np.percentile(z[part > 0], 90))
+    cut = max(threshold, CONTRAST_FRACTION * level)
+    min_px = np.pi * (min_d / 2) ** 2 * 0.7
+    if cut <= threshold:
+        return [part]
+    core = _fill_holes(((z > cut) & (part > 0)).astype(np.uint8) * 255) // 255
+    if core.sum() < min_px:
+        return [part]
+    found = [core]
+    rest = part & (1 - cv2.dilate(core, np.ones((3, 3), np.uint8)))
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, _disk(min_d * 0.6))
+    if depth < 2 and rest.sum() >= min_px:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
+        for i in range(1, n):
+            if stats[i, 4] < min_px:
+                continue
+            piece = (labels == i).astype(np.uint8)
+            if (shadow & piece).sum() > 0.5 * stats[i, 4]:
+                continue  # the stone's own cast shadow
+            found += _contrast_outlines(piece, z, shadow, min_d, threshold, depth + 1)
+    return found
 
 
 def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -284,11 +395,20 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     return _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
 
 
-def _split(comp: np.ndarray, min_d: float, max_d: float) -> list[np.ndarray]:
-    """Separate touching stones: one seed per distance-transform peak with a neck between them."""
+def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
+    """Separate touching stones: one seed per peak of the footprint's landscape with a neck between.
+
+    The landscape is the distance to the footprint's border (touching round stones leave a waist)
+    times the difference from the surface (a stone's rim is darker than its top, so a contact
+    line is a valley even where two flat sides touch).
+    """
     dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
+    zc = cv2.GaussianBlur(z, (0, 0), max(min_d / 8, 0.7))
+    inside = zc[comp > 0]
+    zc = np.minimum(zc, np.percentile(inside, 75)) / max(float(np.percentile(inside, 75)), 1e-6)
+    dist = dist * zc
     r_min = min_d / 2
-    peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.6)
+    peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.5)
     ys, xs = np.nonzero(peaks_mask)
     if len(xs) <= 1:
         return [comp]
@@ -330,13 +450,14 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
     return neck > 0.75 * min(ar, br)
 
 
-def _stone(part, origin, z, scale, board: Board, min_d, max_d, shape, params: StoneParams) -> Stone | None:
+def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams) -> Stone | None:
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     c = max(contours, key=cv2.contourArea)
     area = cv2.contourArea(c)
-    if area < np.pi * (min_d / 2) ** 2 * 0.7 or area > np.pi * (max_d / 2) ** 2:
+    n_px = int(part.sum())
+    if n_px < np.pi * (min_d / 2) ** 2 * 0.7 or n_px > np.pi * (max_d / 2) ** 2:
         return None
     hull_area = cv2.contourArea(cv2.convexHull(c))
     solidity = area / max(hull_area, 1.0)
@@ -344,19 +465,13 @@ def _stone(part, origin, z, scale, board: Board, min_d, max_d, shape, params: St
     elong = max(ew, eh) / max(min(ew, eh), 1.0)
     if solidity < 0.7 or elong > 3.0:
         return None
-    pts_px = (c.reshape(-1, 2).astype(np.float64) + origin + 0.5) / scale - 0.5
-    outline_mm = board.to_mm(pts_px)
+    outline_mm = view.to_mm(c.reshape(-1, 2).astype(np.float64) + origin)
     cx, cy, a_mm = _centroid(outline_mm)
     if a_mm <= 0:
         return None
     contrast = float(np.median(z[part > 0]))
     score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
-    x0, y0 = origin
-    touches_edge = (
-        pts_px[:, 0].min() <= 1 or pts_px[:, 1].min() <= 1
-        or pts_px[:, 0].max() >= shape[1] - 2 or pts_px[:, 1].max() >= shape[0] - 2
-    )
-    if touches_edge:
+    if cut:
         score *= 0.5  # cut by the frame: its centre is a guess
     if score < params.min_score:
         return None
