@@ -90,8 +90,8 @@ class Clip:
     def iter_frames(self) -> Iterator[np.ndarray]:
         """Render the frames one by one (without keeping them all in memory)."""
         prev = None
-        for f in self.timeline.frames:
-            yield self.renderer.render(f, prev)
+        for index, f in enumerate(self.timeline.frames):
+            yield self.renderer.render(f, prev, index)
             prev = f
 
     @cached_property

@@ -35,11 +35,18 @@ class Renderer:
         self.light_mm = np.array([np.cos(az), np.sin(az)])  # direction the light comes from
         self.light = self._light_field()
         self.background = self._background()
-        self.textures = {sid: low_noise(rng, (12, 12), 4) for sid in shapes}
+        # per stone: mottling (smooth blotches plus fine grain) and how glossy it is
+        self.textures = {
+            sid: low_noise(rng, (16, 16), 4) + 0.5 * rng.uniform(-1, 1, (16, 16)).astype(np.float32)
+            for sid in shapes
+        }
+        self.gloss = {sid: float(rng.uniform(0.0, 0.5)) for sid in shapes}
         self.noise = [
             rng.normal(0, style["noise_sigma"], (h, w, 3)).astype(np.int16) for _ in range(6)
         ]
-        self._frame_no = 0
+        self.flicker_phase = float(rng.uniform(0, 2 * np.pi))
+        self._static_key: tuple | None = None
+        self._static_img = self.background.astype(np.float32)
 
     # -- static scene ------------------------------------------------------------------------
     def _light_field(self) -> np.ndarray:
@@ -52,9 +59,9 @@ class Renderer:
         )
         toward /= max(np.linalg.norm(toward), 1e-6)
         along = ((xx - centre[0]) * toward[0] + (yy - centre[1]) * toward[1]) / max(w, h)
-        return (self.style["brightness"] * (1 + self.style["light_gradient"] * along)).astype(
-            np.float32
-        )
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+        field = self.style["brightness"] * (1 + self.style["light_gradient"] * along)
+        return (field * (1 - self.style["vignette"] * r2)).astype(np.float32)
 
     def _background(self) -> np.ndarray:
         style, cam = self.style, self.camera
@@ -133,22 +140,42 @@ class Renderer:
         canvas[sl] = canvas[sl] * (1 - m) + paper * m
 
     # -- per frame ---------------------------------------------------------------------------
-    def render(self, frame: Frame, previous: Frame | None = None) -> np.ndarray:
-        img = self.background.astype(np.float32)
+    def render(self, frame: Frame, previous: Frame | None = None, index: int = 0) -> np.ndarray:
+        """Frame number ``index`` of the clip (it picks the sensor noise and the exposure
+        flicker, so re-rendering any frame gives the same pixels); ``previous`` gives the
+        motion for the blur."""
         prev = {s.id: s for s in previous.stones} if previous else {}
-        for s in sorted(frame.stones, key=lambda s: (s.in_air, s.z)):
+        still, moving = [], []
+        for s in frame.stones:
+            p = prev.get(s.id)
+            resting = p is not None and not s.in_air and (p.x, p.y, p.angle) == (s.x, s.y, s.angle)
+            (still if resting or previous is None else moving).append(s)
+        img = self._static(still)
+        for s in sorted(moving, key=lambda s: (s.in_air, s.z)):
             self._stone(img, s, prev.get(s.id))
         if frame.hand is not None:
             self._hand(img, frame.hand)
-        return self._finish(img)
+        return self._finish(img, index)
 
-    def _finish(self, img: np.ndarray) -> np.ndarray:
+    def _static(self, stones: list[StoneFrame]) -> np.ndarray:
+        """The background with the resting stones drawn: rebuilt only when they change, as
+        most of a clip is stones lying still."""
+        key = tuple((s.id, s.x, s.y, s.angle) for s in stones)
+        if key != self._static_key:
+            self._static_img = self.background.astype(np.float32)
+            for s in stones:
+                self._stone(self._static_img, s, None)
+            self._static_key = key
+        return self._static_img.copy()
+
+    def _finish(self, img: np.ndarray, index: int) -> np.ndarray:
         style = self.style
         if style["defocus_sigma"] > 0.3:
             img = cv2.GaussianBlur(img, (0, 0), style["defocus_sigma"])
-        noise = self.noise[self._frame_no % len(self.noise)]
-        self._frame_no += 1
-        out = np.clip(img + noise, 0, 255).astype(np.uint8)
+        if style["flicker"] > 0:  # mains-lit rooms and auto-exposure wobble the brightness
+            img *= 1 + style["flicker"] * np.sin(index * 2.1 + self.flicker_phase)
+        noise = self.noise[index % len(self.noise)]
+        out = cv2.add(img, noise, dtype=cv2.CV_8U)  # saturating, like a sensor
         if style["jpeg_quality"]:
             ok, buf = cv2.imencode(
                 ".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(style["jpeg_quality"])]
@@ -192,13 +219,14 @@ class Renderer:
         shift = np.float32([[1, 0, -toward[0] * 0.3 * r_px], [0, 1, -toward[1] * 0.3 * r_px]])
         lit = cv2.warpAffine(height, shift, (size[1], size[0]))
         tex = cv2.resize(self.textures[s.id], (size[1], size[0]), interpolation=cv2.INTER_LINEAR)
-        shade = 0.55 + 0.35 * height + 0.25 * lit + 0.06 * tex
-        cx, cy = (
-            int(np.clip(v, 0, lim - 1))
-            for v, lim in zip(poly.mean(axis=0), self.camera.size, strict=True)
-        )
-        colour = np.array(shape.colour_bgr, np.float32) * self.light[cy, cx]
+        shade = 0.55 + 0.35 * height + 0.25 * lit + 0.07 * tex
+        colour = np.array(shape.colour_bgr, np.float32) * self._light_at(poly.mean(axis=0))
         body = shade[..., None] * colour[None, None, :]
+        if self.gloss[s.id] > 0.05:  # a soft specular spot on the side facing the light
+            spec = np.clip((lit - 0.8) * 5, 0, 1) ** 2 * (
+                255 * self.gloss[s.id] * self._light_at(poly.mean(axis=0))
+            )
+            body += spec[..., None]
         alpha = m
         if defocus > 0.3:
             alpha = cv2.GaussianBlur(alpha, (0, 0), defocus)
@@ -211,6 +239,11 @@ class Renderer:
             body = premult / np.maximum(alpha[..., None], 1e-3)
         roi[:] = roi * (1 - alpha[..., None]) + body * alpha[..., None]
 
+    def _light_at(self, pt: np.ndarray) -> float:
+        """The light falloff at a pixel (clamped into the image)."""
+        w, h = self.camera.size
+        return float(self.light[int(np.clip(pt[1], 0, h - 1)), int(np.clip(pt[0], 0, w - 1))])
+
     def _hand(self, img: np.ndarray, pose: HandPose) -> None:
         skin_px, arm_px, skin_sh, arm_sh = hand_outline_px(
             self.camera, pose, self.style, self.light_mm
@@ -222,35 +255,25 @@ class Renderer:
         roi = img[y0:y1, x0:x1]
         size = (y1 - y0, x1 - x0)
         o = np.array([x0, y0])
-        finger_px = (
-            17
-            * self.style["hand_scale"]
-            * self.camera.scale_at(np.array([[pose.x, pose.y]]), pose.z)[0]
-        )
-        sh = np.zeros(size, np.float32)
-        for p in [*skin_sh, arm_sh]:
-            sh = np.maximum(sh, _mask(p - o, size))
-        sh = cv2.GaussianBlur(sh, (0, 0), 1.0 + 0.08 * pose.z + 0.2 * finger_px)
-        roi *= (1 - 0.8 * self.style["shadow"] * sh)[..., None]
-        skin = np.zeros(size, np.float32)
-        for p in skin_px:
-            skin = np.maximum(skin, _mask(p - o, size))
-        arm = _mask(arm_px - o, size) * (1 - skin)
-        alpha = np.maximum(skin, arm)
-        round_ = cv2.GaussianBlur(alpha, (0, 0), max(0.4 * finger_px, 1.0))
-        shade = 0.6 + 0.45 * round_
+        scale = self.camera.scale_at(np.array([[pose.x, pose.y]]), pose.z)[0]
+        finger_px = 17 * self.style["hand_scale"] * scale
+        # masks as 8-bit images (the union of overlapping parts), floats only where blended
+        sh = _mask_u8([*skin_sh, arm_sh], o, size)
+        sh = _soft(sh, 1.0 + 0.08 * pose.z + 0.2 * finger_px)
+        roi *= (1 - (0.8 * self.style["shadow"] / 255) * sh.astype(np.float32))[..., None]
+        skin = _mask_u8(skin_px, o, size)
+        alpha_u8 = cv2.max(skin, _mask_u8([arm_px], o, size))
+        round_ = _soft(alpha_u8, max(0.4 * finger_px, 1.0)).astype(np.float32)
         skin_c = np.array(self.style["skin_bgr"], np.float32)
         sleeve = self.style["sleeve_bgr"]
         arm_c = np.array(sleeve if sleeve is not None else self.style["skin_bgr"], np.float32)
-        cx, cy = (
-            int(np.clip(v, 0, lim - 1))
-            for v, lim in zip(np.vstack(skin_px).mean(axis=0), self.camera.size, strict=True)
-        )
-        colour = (skin[..., None] * skin_c + arm[..., None] * arm_c) / np.maximum(
-            alpha[..., None], 1e-3
-        )
-        body = colour * (shade * self.light[cy, cx])[..., None]
-        roi[:] = roi * (1 - alpha[..., None]) + body * alpha[..., None]
+        centre = np.vstack(skin_px).mean(axis=0)
+        light = self._light_at(centre)
+        shade = (0.6 + (0.45 / 255) * round_) * light
+        skin_f = skin.astype(np.float32) / 255
+        colour = arm_c + (skin_c - arm_c) * skin_f[..., None]
+        alpha = alpha_u8.astype(np.float32)[..., None] / 255
+        roi += alpha * (colour * shade[..., None] - roi)
 
 
 def hand_outline_px(camera: Camera, pose: HandPose, style: dict, light_mm: np.ndarray):
@@ -278,6 +301,28 @@ def hand_bbox(camera: Camera, pose: HandPose | None, style: dict) -> list[int] |
         cv2.fillPoly(mask, [np.round(p * 4).astype(np.int32)], 255, cv2.LINE_8, shift=2)
     x, y, bw, bh = cv2.boundingRect(mask)
     return None if bw == 0 else [int(x), int(y), int(x + bw - 1), int(y + bh - 1)]
+
+
+def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur of a float32 copy of ``mask``; wide blurs run on a shrunk copy (a soft
+    shadow has no detail to lose), which keeps a hand's shadow cheap at any height."""
+    f = int(sigma // 3)
+    m = mask.astype(np.float32)
+    if f < 2:
+        return cv2.GaussianBlur(m, (0, 0), sigma)
+    h, w = m.shape
+    small = cv2.resize(m, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    return cv2.resize(
+        cv2.GaussianBlur(small, (0, 0), sigma / f), (w, h), interpolation=cv2.INTER_LINEAR
+    )
+
+
+def _mask_u8(polys: list[np.ndarray], origin: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The anti-aliased union of polygons (px, shifted by ``origin``) as a uint8 mask."""
+    m = np.zeros(size, np.uint8)
+    for p in polys:
+        cv2.fillPoly(m, [np.round((p - origin) * 4).astype(np.int32)], 255, cv2.LINE_AA, shift=2)
+    return m
 
 
 def _mask(poly: np.ndarray, size: tuple[int, int]) -> np.ndarray:

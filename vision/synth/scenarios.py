@@ -79,11 +79,13 @@ def _closing(t: Timeline) -> None:
 
 # -- drops ------------------------------------------------------------------------------------
 def _drop_plan(
-    rng: np.random.Generator, t: Timeline, ids: list[int], splash: int
+    rng: np.random.Generator, t: Timeline, ids: list[int], splash: int, spread: float = 0.16
 ) -> tuple[np.ndarray, list, list]:
+    """Where the hand opens and where each stone lands (``splash`` of them near an edge, moving
+    outward), spread around the centre by ``spread`` times the shorter board side."""
     w, h = t.style["board_mm"]
     centre = np.array([rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h])
-    spread = 0.16 * min(w, h)
+    spread *= min(w, h)
     placed = t.world.states()
     lands, vels = [], []
     for k, sid in enumerate(ids):
@@ -354,63 +356,64 @@ def _plan_gate_shot(rng: np.random.Generator, t: Timeline) -> list[tuple[int, np
 def game(scene: Scene) -> Timeline:
     """A turn: a drop, then gate shots (the shooter picked up after each pass) while three or
     more stones are on the board, a clear with two, and sometimes a foul that ends the turn."""
-    rng = scene.rng(0)
 
-    def opening(r: np.random.Generator) -> Timeline:
-        t = scene.timeline(r)
+    def build(rng: np.random.Generator) -> Timeline:
+        t = scene.timeline(rng)
         t.start([])
         _opening(t)
-        ids = sorted(scene.shapes)[: int(r.integers(5, 9))]
-        if t.drop(ids, *_drop_plan(r, t, ids, 0))["splashed"]:
+        ids = sorted(scene.shapes)[: int(rng.integers(5, 9))]
+        if t.drop(ids, *_drop_plan(rng, t, ids, 0, spread=0.22))["splashed"]:
             raise Resample("splash in the opening drop")
+        shots = int(rng.integers(2, 5))
+        foul_last = rng.random() < 0.3
+        base = int(rng.integers(2**32))
+        for k in range(shots):
+            done = _game_shot(t, base, k, want_foul=foul_last and k == shots - 1)
+            if done is None:
+                break
+            t = done
+            if t.events[-1].get("verdict") == "foul":
+                break
+        if sum(e["type"] == "shot" for e in t.events) < 2:
+            raise Resample("fewer than two shots possible")
+        _closing(t)
         return t
 
-    t = _attempts(scene, opening, "opening drop")
-    shots = int(rng.integers(2, 5))
-    foul_last = rng.random() < 0.3
-    for k in range(shots):
-        on_board = [s for s in t.world.states() if not s.fallen]
-        want_foul = foul_last and k == shots - 1
-        done = None
-        for attempt in range(MAX_TRIES):
-            r = scene.rng(1 + k, attempt)
-            trial = t.fork(r)
-            try:
-                if len(on_board) >= 3:
-                    plans = _plan_gate_shot(r, trial)
-                    if not plans:
-                        break
-                    shooter, u, dist = plans[0]
-                    if want_foul:
-                        dist *= r.uniform(0.3, 0.6)
-                    _shoot(trial, shooter, u, dist)
-                    ev = trial.events[-1]
-                    if (ev["verdict"] == "foul") != want_foul:
-                        continue
-                    if not want_foul:
-                        trial.pickup([shooter])
-                elif len(on_board) == 2:
-                    a, b = on_board
-                    u = np.array([b.x - a.x, b.y - a.y])
-                    dist = float(np.linalg.norm(u)) + r.uniform(10, 50)
-                    _shoot(trial, a.id, u + r.normal(0, 4, 2), dist)
-                    ev = trial.events[-1]
-                    if ev["verdict"] != "pass":
-                        continue
-                    trial.pickup([a.id, b.id])
-                else:
-                    break
-            except (Resample, ValueError):
-                continue
-            done = trial
-            break
-        if done is None:
-            break
-        t = done
-        if t.events[-1]["type"] == "shot" and t.events[-1]["verdict"] == "foul":
-            break
-    _closing(t)
-    return t
+    return _attempts(scene, build, "game")
+
+
+def _game_shot(t: Timeline, base: int, k: int, want_foul: bool) -> Timeline | None:
+    """The k-th shot of a turn (and the pickup after a pass), tried on forks of the timeline
+    until one comes out as wanted; None when the scene offers no such shot."""
+    on_board = [s for s in t.world.states() if not s.fallen]
+    for attempt in range(MAX_TRIES):
+        r = np.random.default_rng([base, k, attempt])
+        trial = t.fork(r)
+        try:
+            if len(on_board) >= 3:
+                plans = _plan_gate_shot(r, trial)
+                if not plans:
+                    return None
+                shooter, u, dist = plans[0]
+                _shoot(trial, shooter, u, dist * (r.uniform(0.3, 0.6) if want_foul else 1.0))
+                taken = [shooter]
+            elif len(on_board) == 2:
+                a, b = on_board
+                u = np.array([b.x - a.x, b.y - a.y])
+                _shoot(
+                    trial, a.id, u + r.normal(0, 4, 2), float(np.linalg.norm(u)) + r.uniform(10, 50)
+                )
+                taken = [a.id, b.id]
+            else:
+                return None
+        except (Resample, ValueError):
+            continue
+        if (trial.events[-1]["verdict"] == "foul") != want_foul:
+            continue
+        if not want_foul:
+            trial.pickup(taken)
+        return trial
+    return None
 
 
 SCENARIO_FUNCS: dict[str, Callable[[Scene], Timeline]] = {
