@@ -206,7 +206,9 @@ def judge_shot(ep: Episode) -> dict:
              "shooter": shooter, "kind": kind, "gate": None, "verdict": "pass", "fouls": [],
              "off_board": len(off)}
     path = _shooter_path(ep, shooter)
-    if kind == "clear":
+    if len(on_before) < 2 or shooter not in on_before:
+        event["why"] = f"the shooter was not one of {len(on_before)} stones on the board"
+    elif kind == "clear":
         _judge_clear(ep, shooter, path, event)
     else:
         _judge_gate(ep, shooter, path, [s for s in on_before if s != shooter], event)

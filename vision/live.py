@@ -91,7 +91,7 @@ class LiveJudge:
 
     def _detector(self):
         board = self.board
-        return lambda img: detect_stones(img, board)
+        return lambda img, ignore: detect_stones(img, board, ignore)
 
     def _settled(self, seg: Segment) -> Decision | None:
         report = self._watch.check(seg.after)

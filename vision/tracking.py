@@ -302,7 +302,7 @@ def assign(cost: np.ndarray, limit: float) -> list[tuple[int, int]]:
     return sorted((b, a) if flip else (a, b) for a, b in pairs)
 
 
-Detector = Callable[[np.ndarray], list]  # full frame -> list of vision.stones.Stone
+Detector = Callable[[np.ndarray, np.ndarray | None], list]  # (frame, ignore mask) -> [Stone]
 
 
 @dataclass
@@ -322,7 +322,7 @@ class EpisodeTracker:
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
         self.rest = {}
-        for stone in self.detect(frame):
+        for stone in self.detect(frame, None):
             self._new(footprint(stone, -1), self.rest)
 
     def _new(self, fp: Footprint, *into: dict[int, Footprint]) -> int:
@@ -333,9 +333,10 @@ class EpisodeTracker:
 
     def episode(self, seg: Segment) -> Episode:
         before = dict(self.rest)
-        found = [footprint(s, -1) for s in self.detect(seg.after)]
         small_before, small_after = self.view.small(seg.before), self.view.small(seg.after)
         changed_px = colour_diff(small_before, small_after) > self.level
+        hand = self._hand(seg.after, changed_px)
+        found = [footprint(s, -1) for s in self.detect(seg.after, hand)]
         after, loose_before, loose_after = self._match_still(before, found, changed_px)
         loose_before += self._unseen_movers(changed_px, before, after, loose_after)
         movers = [before[s] for s in loose_before]
@@ -389,6 +390,18 @@ class EpisodeTracker:
                 else:
                     self.pending.append(f)
         return after, loose_before, loose_after
+
+    def _hand(self, frame: np.ndarray, changed_px: np.ndarray) -> np.ndarray | None:
+        """A hand still in the picture at rest (changed, reaching the border), frame-sized, for
+        the detector to ignore: stones held in it are neither dropped nor on the table."""
+        region = hand_region(changed_px.astype(np.uint8))
+        if not region.any():
+            return None
+        mask = np.zeros(frame.shape[:2], np.uint8)
+        v = self.view
+        big = cv2.resize(region * 255, (v.x1 - v.x0, v.y1 - v.y0), interpolation=cv2.INTER_NEAREST)
+        mask[v.y0:v.y1, v.x0:v.x1] = big
+        return mask
 
     def _unseen_movers(self, changed_px: np.ndarray, before: dict[int, Footprint],
                        after: dict[int, Footprint], loose_after: list[Footprint]) -> list[int]:
