@@ -32,6 +32,7 @@ SETTLE_S = 0.15  # quiet this long = at rest
 MAX_BUFFER = 1800  # episode frames kept (longer episodes are thinned, never unbounded)
 MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
+VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
 
 
 def colour_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -77,8 +78,8 @@ class View:
         pts = np.concatenate([px[np.isfinite(px).all(axis=1)], corners])
         x0, y0 = np.floor(pts.min(axis=0)).astype(int)
         x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
-        x0, y0 = max(0, x0), max(0, y0)
-        x1, y1 = min(shape[1], x1), min(shape[0], y1)
+        x0, y0 = max(0, x0) // 4 * 4, max(0, y0) // 4 * 4
+        x1, y1 = min(shape[1] // 4 * 4, -(-x1 // 4) * 4), min(shape[0] // 4 * 4, -(-y1 // 4) * 4)
         stone_px = board.px_per_mm() * STONE_MM
         thumb = 4 if stone_px >= 12 else 2 if stone_px >= 6 else 1
         track = 2 if stone_px >= 12 else 1
@@ -89,11 +90,15 @@ class View:
         """The crop, shrunk k times by halving: each halving is an exact 2x2 mean (bilinear at a
         factor of 2), so noise and compression flicker average out at a fraction of the cost of
         area resampling."""
-        out = frame[self.y0:self.y1, self.x0:self.x1]
-        while k > 1:
+        if k == 1:  # a view into the frame (frame sources hand over new frames)
+            return frame[self.y0:self.y1, self.x0:self.x1]
+        out = frame
+        while k > 1:  # the whole frame: OpenCV's fast path, then the crop (bounds are multiples of 4)
             out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
             k //= 2
-        return np.ascontiguousarray(out)
+        f = self.x0 * out.shape[1] // frame.shape[1], self.y0 * out.shape[0] // frame.shape[0]
+        size = (self.x1 - self.x0) * out.shape[1] // frame.shape[1], (self.y1 - self.y0) * out.shape[0] // frame.shape[0]
+        return out[f[1]:f[1] + size[1], f[0]:f[0] + size[0]]
 
     def thumbnail(self, frame: np.ndarray) -> np.ndarray:
         return self._scaled(frame, self.thumb)
@@ -479,8 +484,19 @@ class EpisodeTracker:
         last = np.full(len(movers), seg.indices[0] - 1 if seg.indices else 0)
         xy = np.full((len(seg.indices), len(movers), 2), np.nan)
         kernel = np.ones((3, 3), np.uint8)
+        h, w = bg.shape[:2]
+        step = VMAX_MM_S / self.fps
         for k, (idx, frame) in enumerate(zip(seg.indices, seg.frames, strict=True)):
-            fg = (colour_diff(frame, bg) > self.level).astype(np.uint8)
+            pred = pos + vel * (idx - last)[:, None]
+            limit = reach + step * np.minimum(idx - last, self.fps)  # lost longer: look wider
+            # look only around where the movers can be: the cost of a frame stays small
+            ends = np.concatenate([pred - limit[:, None], pred + limit[:, None]])
+            px = self.view.to_small(self.board.to_px(ends))
+            x0, y0 = np.clip(np.floor(px.min(axis=0)).astype(int) - 2, 0, [w, h])
+            x1, y1 = np.clip(np.ceil(px.max(axis=0)).astype(int) + 2, 0, [w, h])
+            if x1 - x0 < 3 or y1 - y0 < 3:
+                continue
+            fg = (colour_diff(frame[y0:y1, x0:x1], bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
             if areas.min() > 12:
                 fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
             n, _, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
@@ -489,11 +505,10 @@ class EpisodeTracker:
                      and not _touches_edge(st, fg.shape)]
             if not blobs:
                 continue
-            mm = np.asarray(self.board.to_mm(self.view.from_small(np.array(blobs))), dtype=np.float64)
-            pred = pos + vel * (idx - last)[:, None]
+            mm = np.asarray(self.board.to_mm(self.view.from_small(np.array(blobs) + [x0, y0])))
             cost = np.linalg.norm(pred[:, None, :] - mm[None, :, :], axis=2)
-            limit = max(reach, 3 * float(np.linalg.norm(vel, axis=1).max()))
-            for r, c in assign(cost, limit):
+            cost = np.where(cost <= limit[:, None], cost, np.inf)
+            for r, c in assign(cost, float(limit.max())):
                 gap = max(1, idx - last[r])
                 vel[r] = (mm[c] - pos[r]) / gap if last[r] >= seg.indices[0] else 0
                 pos[r], last[r] = mm[c], idx
