@@ -276,15 +276,17 @@ def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
     end = ep.after[shooter]
     touched: list[tuple[int, int]] = []
     doubts: list[str] = []
+    beyond = False  # came to rest past some eligible gate without its track crossing it
     for a, b in combinations(sorted(others), 2):
         ga, gb = ep.before[a], ep.before[b]
         band = convex(np.concatenate([ga.outline, gb.outline]))
         if clearance(convex(me.outline), band) <= 0:
             continue  # RULINGS: a shooter overlapping the band before the shot is not eligible
-        if not crossings(path, ga.centre, gb.centre):
-            continue
         s0, s1 = side(me.centre, ga.centre, gb.centre), side(end.centre, ga.centre, gb.centre)
         through = s0 * s1 < 0 and clearance(convex(end.outline), band) > 0
+        if not crossings(path, ga.centre, gb.centre):
+            beyond |= through
+            continue
         hits = [_contact(ep, shooter, path, g) for g in (a, b)]
         if any(h is True for h, _ in hits):
             touched.append((a, b))
@@ -300,8 +302,8 @@ def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
     if doubts:
         event["why"] = doubts[0]
         return
-    lost = _lost_near(ep, shooter)
+    lost = _lost_near(ep, shooter) if beyond else ""
     if lost:
-        event["why"] = lost
+        event["why"] = lost  # it may have gone through a gate while out of sight
         return
     event["fouls"].append("not_through")

@@ -121,6 +121,7 @@ class Segment:
     end: int
     indices: list[int]
     frames: list[np.ndarray]  # View.small of each frame
+    hands: list[np.ndarray]  # 0/1 thumbnail mask of the hand (and arm) in each frame
     before: np.ndarray  # full frame at rest before
     after: np.ndarray  # full frame at rest after
 
@@ -170,6 +171,7 @@ class MotionSegmenter:
     _calm: tuple[int, np.ndarray] | None = None  # since when no stone changed
     _indices: list[int] = field(default_factory=list)
     _frames: list[np.ndarray] = field(default_factory=list)
+    _hands: list[np.ndarray] = field(default_factory=list)
 
     @property
     def settle_frames(self) -> int:
@@ -197,7 +199,7 @@ class MotionSegmenter:
         self.ref_full, self._ref = frame, self.view.thumbnail(frame)
         self._prev, self._start, self._stones = self._ref, -1, False
         self._still = self._calm = None
-        self._indices, self._frames = [], []
+        self._indices, self._frames, self._hands = [], [], []
 
     def push(self, index: int, frame: np.ndarray) -> Segment | None:
         if self._ref is None:
@@ -213,10 +215,11 @@ class MotionSegmenter:
                 return None
             self._start = index
             self._still = self._calm = (index, small)
-        self._buffer(index, frame)
         assert self._still is not None and self._calm is not None
         to_ref = change_mask(small, self._ref, level)
-        free = 1 - hand_region(to_ref)  # where no hand is
+        hand = hand_region(to_ref)
+        free = 1 - hand  # where no hand is
+        self._buffer(index, frame, hand)
 
         def stones(mask: np.ndarray) -> bool:
             return cv2.countNonZero(mask & free) >= self.view.min_pixels
@@ -245,15 +248,18 @@ class MotionSegmenter:
     def _close(self, frame: np.ndarray, end: int) -> Segment:
         keep = [i for i, j in enumerate(self._indices) if j <= end]
         seg = Segment(self._start, end, [self._indices[i] for i in keep],
-                      [self._frames[i] for i in keep], self.ref_full, frame)
+                      [self._frames[i] for i in keep], [self._hands[i] for i in keep],
+                      self.ref_full, frame)
         self.reset(frame)
         return seg
 
-    def _buffer(self, index: int, frame: np.ndarray) -> None:
+    def _buffer(self, index: int, frame: np.ndarray, hand: np.ndarray) -> None:
         self._indices.append(index)
         self._frames.append(self.view.small(frame))
+        self._hands.append(hand)
         if len(self._frames) > MAX_BUFFER:
             self._indices, self._frames = self._indices[::2], self._frames[::2]
+            self._hands = self._hands[::2]
 
 
 def footprint(stone, sid: int) -> Footprint:
@@ -343,7 +349,12 @@ class EpisodeTracker:
         hand = self._hand(seg.after, changed_px)
         found = [footprint(s, -1) for s in self.detect(seg.after, hand)]
         after, loose_before, loose_after = self._match_still(before, found, changed_px)
-        loose_before += self._unseen_movers(changed_px, before, after, loose_after)
+        for i in self._under(hand, [before[i] for i in loose_before]):
+            loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
+            after[i] = before[i]
+        if len(loose_after) > len(loose_before):  # stones turned up elsewhere: from where?
+            loose_before += self._unseen_movers(changed_px, before, after, loose_after,
+                                                len(loose_after) - len(loose_before))
         movers = [before[s] for s in loose_before]
         tracks = self._tracks(seg, small_before, small_after, movers, loose_after, after)
         onset = self._onsets(seg, small_before, movers)
@@ -408,8 +419,22 @@ class EpisodeTracker:
         mask[v.y0:v.y1, v.x0:v.x1] = big
         return mask
 
+    def _under(self, hand: np.ndarray | None, stones: list[Footprint]) -> list[int]:
+        """The stones a hand in the picture covers (any part of their footprint)."""
+        if hand is None:
+            return []
+        out = []
+        for fp in stones:
+            px = np.round(self.board.to_px(fp.outline)).astype(np.int32)
+            mask = np.zeros(hand.shape, np.uint8)
+            cv2.fillPoly(mask, [px], 255)
+            if np.count_nonzero(mask & hand):
+                out.append(fp.id)
+        return out
+
     def _unseen_movers(self, changed_px: np.ndarray, before: dict[int, Footprint],
-                       after: dict[int, Footprint], loose_after: list[Footprint]) -> list[int]:
+                       after: dict[int, Footprint], loose_after: list[Footprint],
+                       most: int) -> list[int]:
         """Stones the detector missed before the episode that then moved or were taken.
 
         What changed between the two rests and is explained neither by a stone known before, nor
@@ -427,6 +452,7 @@ class EpisodeTracker:
         scale = self.board.px_per_mm() / self.view.track
         least = 0.3 * np.pi * (STONE_MM / 2 * scale) ** 2
         contours, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours = sorted(contours, key=cv2.contourArea, reverse=True)[:most]
         new = []
         for c in contours:
             if cv2.contourArea(c) + len(c) / 2 < least or len(c) < 3:
@@ -486,7 +512,8 @@ class EpisodeTracker:
         kernel = np.ones((3, 3), np.uint8)
         h, w = bg.shape[:2]
         step = VMAX_MM_S / self.fps
-        for k, (idx, frame) in enumerate(zip(seg.indices, seg.frames, strict=True)):
+        grow = self.view.thumb // self.view.track
+        for k, (idx, frame, hand) in enumerate(zip(seg.indices, seg.frames, seg.hands, strict=True)):
             pred = pos + vel * (idx - last)[:, None]
             limit = reach + step * np.minimum(idx - last, self.fps)  # lost longer: look wider
             # look only around where the movers can be: the cost of a frame stays small
@@ -497,6 +524,9 @@ class EpisodeTracker:
             if x1 - x0 < 3 or y1 - y0 < 3:
                 continue
             fg = (colour_diff(frame[y0:y1, x0:x1], bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
+            if hand.any():  # the arm and hand, as seen on the thumbnail, are no stone
+                arm = np.kron(hand, np.ones((grow, grow), np.uint8)) if grow > 1 else hand
+                fg[arm[y0:y1, x0:x1][:fg.shape[0], :fg.shape[1]] > 0] = 0
             if areas.min() > 12:
                 fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
             n, _, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)

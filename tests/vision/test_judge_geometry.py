@@ -29,13 +29,6 @@ def stone(sid: int, x: float, y: float, r: float = R) -> Footprint:
     return Footprint(sid, np.array([x, y]), convex(outline), 0 <= x <= W and 0 <= y <= H)
 
 
-def line_track(sid: int, a, b, n: int = 20, first: int = 10, seen=None) -> Track:
-    t = np.linspace(0, 1, n)[:, None]
-    xy = np.asarray(a, float) + (np.asarray(b, float) - np.asarray(a, float)) * t
-    return Track(sid, np.arange(first, first + n), xy,
-                 np.ones(n, bool) if seen is None else np.asarray(seen))
-
-
 def shot(stones: dict[int, tuple], moves: dict[int, tuple], via: dict[int, list] | None = None,
          fps: float = 60.0) -> dict:
     """One shot: ``stones`` id -> (x, y) before; ``moves`` id -> (x, y) after (None: taken away);
@@ -132,15 +125,19 @@ def test_clear_hit_passes_and_miss_is_missed_clear():
 
 
 def test_lost_shooter_makes_the_verdict_unsure():
-    """Too thin evidence: a shooter unseen for long, no crossing known -> unsure with a why."""
+    """Too thin evidence: last seen heading around the gate, unseen until it rests beyond it;
+    whether it went through cannot be told -> unsure with a why."""
     before = {i: stone(i, *p) for i, p in {0: (100, 200), **GATE}.items()}
-    after = {**before, 0: stone(0, 100, 330)}
+    after = {**before, 0: stone(0, 300, 200)}
+    xy = np.array([(100, 200), (125, 140), (150, 80)] + [(300, 200)] * 27, float)
     seen = np.zeros(30, bool)
     seen[:3] = True
-    tr = line_track(0, (100, 200), (100, 330), n=30, seen=seen)
-    ep = Episode(5, 60, 60.0, before, after, {0: tr}, {0: 10})
+    ep = Episode(5, 60, 60.0, before, after, {0: Track(0, np.arange(10, 40), xy, seen)}, {0: 10})
     (e,) = judge_episode(ep)
     assert e["verdict"] == "unsure" and "lost" in e["why"]
+    seen[:] = True  # seen all the way: it went around, not through
+    (e,) = judge_episode(ep)
+    assert e["fouls"] == ["not_through"]
 
 
 def test_drop_counts_landed_and_splashed():
