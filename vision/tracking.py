@@ -35,10 +35,21 @@ STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still reso
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
 
 
+def match_exposure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``b`` brought to ``a``'s exposure: cameras re-expose and lamps flicker, which changes every
+    pixel a little; the typical (median) ratio over a sparse grid is immune to a hand or stones."""
+    sa = a[::7, ::7].reshape(-1, a.shape[2] if a.ndim == 3 else 1).astype(np.float32)
+    sb = b[::7, ::7].reshape(sa.shape).astype(np.float32)
+    gain = np.median((sa + 1.0) / (sb + 1.0), axis=0)
+    if np.all(np.abs(gain - 1.0) < 0.01):
+        return b
+    return cv2.multiply(b, tuple(float(g) for g in gain) + (1.0,) * (4 - len(gain)))
+
+
 def colour_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per pixel, the largest difference of any colour channel (a stone the board's brightness
-    but not its hue still shows)."""
-    d = cv2.absdiff(a, b)
+    but not its hue still shows), after matching the exposures."""
+    d = cv2.absdiff(a, match_exposure(a, b))
     if d.ndim == 2:
         return d
     return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
@@ -124,6 +135,7 @@ class Segment:
     hands: list[np.ndarray]  # 0/1 thumbnail mask of the hand (and arm) in each frame
     before: np.ndarray  # full frame at rest before
     after: np.ndarray  # full frame at rest after
+    hand: np.ndarray  # 0/1 thumbnail mask of a hand still in the picture at rest
 
 
 def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
@@ -164,6 +176,8 @@ class MotionSegmenter:
     ref_full: np.ndarray | None = None
     sigma: float | None = None  # thumbnail noise, measured on the first two frames
     _ref: np.ndarray | None = None
+    _clean: np.ndarray | None = None  # the last scene at rest without a hand
+    _hand: np.ndarray | None = None  # the hand in the latest frame (thumbnail mask)
     _prev: np.ndarray | None = None
     _start: int = -1
     _stones: bool = False  # a stone moved in this episode
@@ -194,9 +208,12 @@ class MotionSegmenter:
     def moving(self) -> bool:
         return self._start >= 0
 
-    def reset(self, frame: np.ndarray) -> None:
-        """Take ``frame`` as the scene at rest (start, or after the camera was re-calibrated)."""
+    def reset(self, frame: np.ndarray, hand_free: bool = True) -> None:
+        """Take ``frame`` as the scene at rest (start, or after the camera was re-calibrated);
+        without a hand in it, it is also the reference that hands are told from."""
         self.ref_full, self._ref = frame, self.view.thumbnail(frame)
+        if hand_free or self._clean is None:
+            self._clean = self._ref
         self._prev, self._start, self._stones = self._ref, -1, False
         self._still = self._calm = None
         self._indices, self._frames, self._hands = [], [], []
@@ -217,7 +234,7 @@ class MotionSegmenter:
             self._still = self._calm = (index, small)
         assert self._still is not None and self._calm is not None
         to_ref = change_mask(small, self._ref, level)
-        hand = hand_region(to_ref)
+        hand = self._hand = hand_region(change_mask(small, self._clean, level))
         free = 1 - hand  # where no hand is
         self._buffer(index, frame, hand)
 
@@ -247,10 +264,11 @@ class MotionSegmenter:
 
     def _close(self, frame: np.ndarray, end: int) -> Segment:
         keep = [i for i, j in enumerate(self._indices) if j <= end]
+        hand = self._hand if self._hand is not None else np.zeros(self._ref.shape[:2], np.uint8)
         seg = Segment(self._start, end, [self._indices[i] for i in keep],
                       [self._frames[i] for i in keep], [self._hands[i] for i in keep],
-                      self.ref_full, frame)
-        self.reset(frame)
+                      self.ref_full, frame, hand)
+        self.reset(frame, hand_free=not hand.any())
         return seg
 
     def _buffer(self, index: int, frame: np.ndarray, hand: np.ndarray) -> None:
@@ -346,7 +364,7 @@ class EpisodeTracker:
         before = dict(self.rest)
         small_before, small_after = self.view.small(seg.before), self.view.small(seg.after)
         changed_px = colour_diff(small_before, small_after) > self.level
-        hand = self._hand(seg.after, changed_px)
+        hand = self._hand(seg.after, seg.hand)
         found = [footprint(s, -1) for s in self.detect(seg.after, hand)]
         after, loose_before, loose_after = self._match_still(before, found, changed_px)
         for i in self._under(hand, [before[i] for i in loose_before]):
@@ -358,6 +376,9 @@ class EpisodeTracker:
         movers = [before[s] for s in loose_before]
         tracks = self._tracks(seg, small_before, small_after, movers, loose_after, after)
         onset = self._onsets(seg, small_before, movers)
+        for i in [i for i in before if i not in after and i not in self.confirmed]:
+            del before[i]  # seen once (at the start) and never again: a false detection
+        self.confirmed |= set(after)
         self.rest = after
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm)
@@ -393,10 +414,8 @@ class EpisodeTracker:
                 if i in loose_before:
                     loose_before.remove(i)
                     if i not in self.confirmed:  # seen once, never again, nothing changed there
-                        del before[i]
                         continue
                 after[i] = before[i]
-        self.confirmed |= set(after)
         pending, self.pending = self.pending, []
         for f in list(loose_after):
             if not self._patch_changed(changed_px, f):
@@ -407,15 +426,14 @@ class EpisodeTracker:
                     self.pending.append(f)
         return after, loose_before, loose_after
 
-    def _hand(self, frame: np.ndarray, changed_px: np.ndarray) -> np.ndarray | None:
-        """A hand still in the picture at rest (changed, reaching the border), frame-sized, for
-        the detector to ignore: stones held in it are neither dropped nor on the table."""
-        region = hand_region(changed_px.astype(np.uint8))
-        if not region.any():
+    def _hand(self, frame: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
+        """The hand still in the picture at rest, frame-sized, for the detector to ignore:
+        stones held in it are neither dropped nor on the table."""
+        if not hand.any():
             return None
         mask = np.zeros(frame.shape[:2], np.uint8)
         v = self.view
-        big = cv2.resize(region * 255, (v.x1 - v.x0, v.y1 - v.y0), interpolation=cv2.INTER_NEAREST)
+        big = cv2.resize(hand * 255, (v.x1 - v.x0, v.y1 - v.y0), interpolation=cv2.INTER_NEAREST)
         mask[v.y0:v.y1, v.x0:v.x1] = big
         return mask
 
