@@ -38,8 +38,8 @@ VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked 
 def match_exposure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``b`` brought to ``a``'s exposure: cameras re-expose and lamps flicker, which changes every
     pixel a little; the typical (median) ratio over a sparse grid is immune to a hand or stones."""
-    sa = a[::7, ::7].reshape(-1, a.shape[2] if a.ndim == 3 else 1).astype(np.float32)
-    sb = b[::7, ::7].reshape(sa.shape).astype(np.float32)
+    sa = a[::13, ::13].reshape(-1, a.shape[2] if a.ndim == 3 else 1).astype(np.float32)
+    sb = b[::13, ::13].reshape(sa.shape).astype(np.float32)
     gain = np.median((sa + 1.0) / (sb + 1.0), axis=0)
     if np.all(np.abs(gain - 1.0) < 0.01):
         return b
@@ -49,10 +49,7 @@ def match_exposure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def colour_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per pixel, the largest difference of any colour channel (a stone the board's brightness
     but not its hue still shows), after matching the exposures."""
-    d = cv2.absdiff(a, match_exposure(a, b))
-    if d.ndim == 2:
-        return d
-    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    return _channel_max(cv2.absdiff(a, match_exposure(a, b)))
 
 
 _SPECK = np.ones((2, 2), np.uint8)
@@ -139,9 +136,13 @@ class Segment:
 
 
 def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
-    """Where two thumbnails differ, in patches of at least 2x2: video compression flickers in
-    lone pixels, a moving stone never does."""
-    return cv2.erode((colour_diff(a, b) > level).view(np.uint8), _SPECK)
+    """Where two thumbnails (of one exposure) differ, in patches of at least 2x2: video
+    compression flickers in lone pixels, a moving stone never does."""
+    return cv2.erode((_channel_max(cv2.absdiff(a, b)) > level).view(np.uint8), _SPECK)
+
+
+def _channel_max(d: np.ndarray) -> np.ndarray:
+    return d if d.ndim == 2 else np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
 
 
 def hand_region(mask: np.ndarray) -> np.ndarray:
@@ -211,7 +212,9 @@ class MotionSegmenter:
     def reset(self, frame: np.ndarray, hand_free: bool = True) -> None:
         """Take ``frame`` as the scene at rest (start, or after the camera was re-calibrated);
         without a hand in it, it is also the reference that hands are told from."""
-        self.ref_full, self._ref = frame, self.view.thumbnail(frame)
+        thumb = self.view.thumbnail(frame)
+        self._ref = thumb if self._clean is None else match_exposure(self._clean, thumb)
+        self.ref_full = frame
         if hand_free or self._clean is None:
             self._clean = self._ref
         self._prev, self._start, self._stones = self._ref, -1, False
@@ -222,7 +225,7 @@ class MotionSegmenter:
         if self._ref is None:
             self.reset(frame)
             return None
-        small = self.view.thumbnail(frame)
+        small = match_exposure(self._clean, self.view.thumbnail(frame))
         if self.sigma is None:
             self.sigma = noise_sigma(small, self._prev)
         level = self.level
@@ -543,8 +546,12 @@ class EpisodeTracker:
                 continue
             fg = (colour_diff(frame[y0:y1, x0:x1], bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
             if hand.any():  # the arm and hand, as seen on the thumbnail, are no stone
-                arm = np.kron(hand, np.ones((grow, grow), np.uint8)) if grow > 1 else hand
-                fg[arm[y0:y1, x0:x1][:fg.shape[0], :fg.shape[1]] > 0] = 0
+                part = hand[y0 // grow:-(-y1 // grow), x0 // grow:-(-x1 // grow)]
+                if part.any():
+                    arm = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
+                                     interpolation=cv2.INTER_NEAREST) if grow > 1 else part
+                    oy, ox = y0 - y0 // grow * grow, x0 - x0 // grow * grow
+                    fg[arm[oy:oy + fg.shape[0], ox:ox + fg.shape[1]] > 0] = 0
             if areas.min() > 12:
                 fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
             n, _, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
