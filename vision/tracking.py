@@ -412,8 +412,11 @@ class EpisodeTracker:
                 used.add(c)
         loose_after = [f for c, f in enumerate(found) if c not in used]
         loose_before = [i for i in ids if i not in after]
+        cover = np.zeros(changed_px.shape, bool)
+        for f in loose_after:
+            cover |= self._mask(f, changed_px.shape) > 0
         for i in ids:
-            if not self._patch_changed(changed_px, before[i]):
+            if not self._patch_changed(changed_px, before[i], cover):
                 if i in loose_before:
                     loose_before.remove(i)
                     if i not in self.confirmed:  # seen once, never again, nothing changed there
@@ -496,9 +499,13 @@ class EpisodeTracker:
                 mask[c[1], c[0]] = 255
         return mask
 
-    def _patch_changed(self, changed_px: np.ndarray, fp: Footprint) -> bool:
-        """Whether the stone's footprint looks different after the episode than before."""
+    def _patch_changed(self, changed_px: np.ndarray, fp: Footprint,
+                       cover: np.ndarray | None = None) -> bool:
+        """Whether the stone's footprint looks different after the episode than before; where
+        ``cover`` (stones found after) overlaps it, the change is theirs, not this stone's."""
         mask = self._mask(fp, changed_px.shape) > 0
+        if cover is not None:
+            mask &= ~cover
         area = int(mask.sum())
         if not area:
             return True  # out of view: only the detector can tell
@@ -573,6 +580,11 @@ class EpisodeTracker:
         if loose_after:
             cost = np.linalg.norm(pos[:, None] - np.array([f.centre for f in loose_after])[None],
                                   axis=2)
+            for r, m in enumerate(movers):  # a stone found far away must have been seen going
+                travelled = np.linalg.norm(xy[:, r] - m.centre, axis=1)
+                if not np.nanmax(travelled, initial=0.0) > _radius(m):
+                    cost[r, np.linalg.norm(np.array([f.centre for f in loose_after]) - m.centre,
+                                           axis=1) > 2 * _radius(m)] = np.inf
             linked = assign(cost, 1.5 * reach)
         for r, c in linked:
             after[movers[r].id] = _with_id(loose_after[c], movers[r].id)
