@@ -58,15 +58,19 @@ class StoneParams:
     exceeds the camera's own resolution on the board).
     edge_band_mm: half-width of the strips along the board's edges that are modelled as profiles.
     margin_mm: how far around the board stones are looked for (None: 0.35 of the board's longer side).
+    silhouette_height_mm: how high above the board a stone's visible outline lies (its widest part,
+    about half its height); seen from a camera off to the side, it appears pushed away from the
+    camera, and the centre is moved back by that parallax (0: no correction).
     """
 
     min_diameter_mm: float = 10.0
     max_diameter_mm: float = 50.0
     threshold: float = 7.0
-    min_score: float = 0.3
+    min_score: float = 0.6
     px_per_mm: float = 0.8
     edge_band_mm: float = 20.0
     margin_mm: float | None = None
+    silhouette_height_mm: float = 3.0
 
 
 DEFAULT_PARAMS = StoneParams()
@@ -152,12 +156,14 @@ class TopView:
 
 
 def _marker_mask(board: Board, view: TopView) -> np.ndarray:
-    """The ArUco markers and their white stickers: strong structure that is never a stone."""
+    """The ArUco markers and their white stickers: strong structure that is never a stone (a
+    square two marker sides wide around each corner)."""
     mask = np.zeros(view.valid.shape, np.uint8)
     W, H = board.size_mm
     for (cx, cy), side_px in zip([(0, 0), (W, 0), (W, H), (0, H)], board.marker_side_px, strict=True):
         side_mm = side_px / board.px_per_mm(np.array([cx, cy])) if side_px > 0 else 0.12 * min(W, H)
-        (u0, v0), (u1, v1) = view.from_mm([[cx - side_mm, cy - side_mm], [cx + side_mm, cy + side_mm]])
+        half = side_mm
+        (u0, v0), (u1, v1) = view.from_mm([[cx - half, cy - half], [cx + half, cy + half]])
         cv2.rectangle(mask, (int(u0), int(v0)), (int(np.ceil(u1)), int(np.ceil(v1))), 255, -1)
     return mask
 
@@ -289,7 +295,9 @@ def detect_stones(
     if ignore_mask is not None:
         blocked = cv2.dilate((view.warp(ignore_mask, nearest=True) > 0).astype(np.uint8), _disk(3))
     edge = cv2.dilate((view.valid == 0).astype(np.uint8), _disk(3))
+    near_marker = cv2.dilate(markers, _disk(3))
 
+    camera = board.camera_mm(frame.shape) if params.silhouette_height_mm > 0 else None
     stones: list[Stone] = []
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
@@ -304,10 +312,13 @@ def detect_stones(
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
         shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1])
+        # a marker's sticker casts a shadow and blurs into the surface: demand more there
+        min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         for part in _split(comp, z[y0:y1, x0:x1], min_d):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 piece = _trim_shadow(piece, shadow, min_d)
-                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params)
+                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
+                            min_score)
                 if st is not None:
                     stones.append(st)
     return stones
@@ -352,6 +363,7 @@ def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_
     core = _fill_holes(((z > cut) & (part > 0)).astype(np.uint8) * 255) // 255
     if core.sum() < min_px:
         return [part]
+    core = _convex_if_crescent(core) & part
     found = [core]
     rest = part & (1 - cv2.dilate(core, np.ones((3, 3), np.uint8)))
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, _disk(min_d * 0.6))
@@ -365,6 +377,19 @@ def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_
                 continue  # the stone's own cast shadow
             found += _contrast_outlines(piece, z, shadow, min_d, threshold, depth + 1)
     return found
+
+
+def _convex_if_crescent(mask: np.ndarray) -> np.ndarray:
+    """A stone of the surface's colour shows only its shaded side: a crescent; its hull is the stone."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if len(contours) != 1:
+        return mask
+    hull = cv2.convexHull(contours[0])
+    if cv2.contourArea(contours[0]) >= 0.8 * cv2.contourArea(hull):
+        return mask
+    out = mask.copy()
+    cv2.fillPoly(out, [hull], 1)
+    return out
 
 
 def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -450,7 +475,8 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
     return neck > 0.75 * min(ar, br)
 
 
-def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams) -> Stone | None:
+def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams,
+           camera: np.ndarray | None, min_score: float) -> Stone | None:
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -466,14 +492,17 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
     if solidity < 0.7 or elong > 3.0:
         return None
     outline_mm = view.to_mm(c.reshape(-1, 2).astype(np.float64) + origin)
+    if camera is not None and camera[2] > 2 * params.silhouette_height_mm:
+        # the outline is seen at silhouette height: bring it down along the rays to the camera
+        outline_mm = camera[:2] + (outline_mm - camera[:2]) * (1 - params.silhouette_height_mm / camera[2])
     cx, cy, a_mm = _centroid(outline_mm)
-    if a_mm <= 0:
-        return None
+    if np.sqrt(a_mm / np.pi) < 0.4 * params.min_diameter_mm:
+        return None  # smaller than any stone once outlined
     contrast = float(np.median(z[part > 0]))
     score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
     if cut:
         score *= 0.5  # cut by the frame: its centre is a guess
-    if score < params.min_score:
+    if score < min_score:
         return None
     centre_px = board.to_px(np.array([cx, cy]))
     return Stone(
