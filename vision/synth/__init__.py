@@ -48,8 +48,8 @@ def generate_clip(
         )
     chosen = random_style(np.random.default_rng([seed, 0]), **style)
     shapes = _stones(seed, chosen, CLIP_STONES)
-    timeline = SCENARIO_FUNCS[scenario](Scene(shapes, chosen, fps, seed, scenario))
     camera = make_camera(chosen, size, np.random.default_rng([seed, 2]))
+    timeline = SCENARIO_FUNCS[scenario](Scene(shapes, chosen, fps, seed, scenario, camera))
     truth = truth_json(timeline, camera, chosen, {"scenario": scenario, "seed": seed})
     return Clip(
         truth, timeline, lambda: Renderer(chosen, camera, shapes, np.random.default_rng([seed, 3]))

@@ -68,6 +68,7 @@ def truth_json(t: Timeline, camera: Camera, renderer_style: dict, extra: dict) -
             "initial": initial,
             "dropped": list(t.dropped),
             "picked": list(t.picked),
+            "shots": t.shots,
             "style": renderer_style,
         },
     }

@@ -14,14 +14,14 @@ import numpy as np
 
 from .camera import Camera
 from .geometry import place
-from .hand import HandPose, hand_polygons
+from .hand import HandPose, hand_outline_px
 from .stones import StoneShape
 from .style import MARKER_MODULES, QUIET_MODULES
 from .textures import low_noise, texture
 from .timeline import Frame, StoneFrame
 
 ARUCO = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-ARM_RISE = 0.35  # the forearm rises this many mm per mm away from the wrist
+NOISE_FRAMES = 6  # sensor noise cycles through this many frames
 
 
 class Renderer:
@@ -41,9 +41,8 @@ class Renderer:
             for sid in shapes
         }
         self.gloss = {sid: float(rng.uniform(0.0, 0.5)) for sid in shapes}
-        self.noise = [
-            rng.normal(0, style["noise_sigma"], (h, w, 3)).astype(np.int16) for _ in range(6)
-        ]
+        self.noise_seed = int(rng.integers(2**32))
+        self._noise: dict[int, np.ndarray] = {}
         self.flicker_phase = float(rng.uniform(0, 2 * np.pi))
         self._static_key: tuple | None = None
         self._static_img = self.background.astype(np.float32)
@@ -125,19 +124,24 @@ class Renderer:
             [[s, 0, cx - size_mm / 2 + 0.5 * s], [0, s, cy - size_mm / 2 + 0.5 * s], [0, 0, 1]]
         )
         M = (A @ to_mm)[:2]
-        h, w = canvas.shape[:2]
+        # warp only into the marker's own patch of the canvas
+        ends = np.array([[-1, -1, 1], [side, side, 1]], float) @ M.T
+        x0, y0 = np.maximum(np.floor(ends.min(axis=0)).astype(int), 0)
+        x1, y1 = np.ceil(ends.max(axis=0)).astype(int) + 1
+        x1, y1 = min(x1, canvas.shape[1]), min(y1, canvas.shape[0])
+        M = M - np.array([[0, 0, x0], [0, 0, y0]])
+        size = (x1 - x0, y1 - y0)
         tone = 0.92 * np.array([235, 235, 235], np.float32) / 255
         warped = cv2.warpAffine(
-            bitmap.astype(np.float32), M, (w, h), flags=cv2.INTER_AREA, borderValue=0
+            bitmap.astype(np.float32), M, size, flags=cv2.INTER_AREA, borderValue=0
         )
         mask = cv2.warpAffine(
-            np.ones_like(bitmap, np.float32), M, (w, h), flags=cv2.INTER_LINEAR, borderValue=0
+            np.ones_like(bitmap, np.float32), M, size, flags=cv2.INTER_LINEAR, borderValue=0
         )
-        ys, xs = np.nonzero(mask)
-        sl = np.s_[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-        m = mask[sl][..., None]
-        paper = (warped[sl][..., None] * tone + 12) * np.ones(3, np.float32)
-        canvas[sl] = canvas[sl] * (1 - m) + paper * m
+        m = mask[..., None]
+        paper = (warped[..., None] * tone + 12) * np.ones(3, np.float32)
+        patch = canvas[y0:y1, x0:x1]
+        patch[:] = patch * (1 - m) + paper * m
 
     # -- per frame ---------------------------------------------------------------------------
     def render(self, frame: Frame, previous: Frame | None = None, index: int = 0) -> np.ndarray:
@@ -168,13 +172,23 @@ class Renderer:
             self._static_key = key
         return self._static_img.copy()
 
+    def _sensor_noise(self, k: int) -> np.ndarray:
+        """Noise frame k of a small bank (made on first use: a still needs only one)."""
+        if k not in self._noise:
+            w, h = self.camera.size
+            gen = np.random.default_rng([self.noise_seed, k])
+            self._noise[k] = (
+                gen.standard_normal((h, w, 3), dtype=np.float32) * self.style["noise_sigma"]
+            )
+        return self._noise[k]
+
     def _finish(self, img: np.ndarray, index: int) -> np.ndarray:
         style = self.style
         if style["defocus_sigma"] > 0.3:
             img = cv2.GaussianBlur(img, (0, 0), style["defocus_sigma"])
         if style["flicker"] > 0:  # mains-lit rooms and auto-exposure wobble the brightness
             img *= 1 + style["flicker"] * np.sin(index * 2.1 + self.flicker_phase)
-        noise = self.noise[index % len(self.noise)]
+        noise = self._sensor_noise(index % NOISE_FRAMES)
         out = cv2.add(img, noise, dtype=cv2.CV_8U)  # saturating, like a sensor
         if style["jpeg_quality"]:
             ok, buf = cv2.imencode(
@@ -274,20 +288,6 @@ class Renderer:
         colour = arm_c + (skin_c - arm_c) * skin_f[..., None]
         alpha = alpha_u8.astype(np.float32)[..., None] / 255
         roi += alpha * (colour * shade[..., None] - roi)
-
-
-def hand_outline_px(camera: Camera, pose: HandPose, style: dict, light_mm: np.ndarray):
-    """Projected hand parts, forearm, and their shadows on the board (all in image px)."""
-    skin, arm = hand_polygons(pose, style["hand_scale"])
-    wrist = arm[:2].mean(axis=0)
-    rise = np.minimum(
-        ARM_RISE * np.linalg.norm(arm - wrist, axis=1), 0.45 * style["camera_height_mm"]
-    )
-    skin_px = [camera.project(p, pose.z) for p in skin]
-    arm_px = camera.project(arm, pose.z + rise)
-    skin_sh = [camera.project(p - light_mm * (pose.z + 15) * 0.7) for p in skin]
-    arm_sh = camera.project(arm - light_mm[None, :] * (pose.z + rise + 15)[:, None] * 0.7)
-    return skin_px, arm_px, skin_sh, arm_sh
 
 
 def hand_bbox(camera: Camera, pose: HandPose | None, style: dict) -> list[int] | None:

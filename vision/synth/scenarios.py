@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .camera import Camera
 from .layout import board_area, fits, gate_setup, near_marker, near_segment, scatter
 from .physics import StoneState
 from .stones import StoneShape
@@ -27,17 +28,24 @@ MIN_TOUCH_MOVE_MM = 1.0
 class Scene:
     """What a scenario works with: the stones of the clip, its style, fps and seed."""
 
-    def __init__(self, shapes: dict[int, StoneShape], style: dict, fps: int, seed: int, name: str):
+    def __init__(
+        self,
+        shapes: dict[int, StoneShape],
+        style: dict,
+        fps: int,
+        seed: int,
+        name: str,
+        camera: Camera,
+    ):
         self.shapes, self.style, self.fps, self.seed, self.name = shapes, style, fps, seed, name
+        self.camera = camera
 
     def rng(self, *path: int) -> np.random.Generator:
+        """The random stream of one attempt: fixed by seed, scenario and ``path``."""
         return np.random.default_rng([self.seed, SCENARIOS.index(self.name), *path])
 
     def timeline(self, rng: np.random.Generator) -> Timeline:
-        return Timeline(self.shapes, self.style, self.fps, rng)
-
-    def decel(self) -> float:
-        return self.style["board_decel_mm_s2"]
+        return Timeline(self.shapes, self.style, self.fps, rng, camera=self.camera)
 
 
 def _attempts(
@@ -66,6 +74,7 @@ def _shoot(t: Timeline, shooter: int, direction: np.ndarray, distance: float) ->
     if "touched_gate" in truth.event["fouls"] and truth.touched_gate_moved < MIN_TOUCH_MOVE_MM:
         raise Resample("gate touch too faint to see")
     t.events.append(truth.event)
+    t.shots.append(truth.details())
     return truth
 
 
@@ -115,46 +124,48 @@ def _drop_plan(
     return centre, lands, vels
 
 
-def drop(scene: Scene) -> Timeline:
+def _drop_scenario(scene: Scene, splash: bool) -> Timeline:
+    """3-7 stones dropped on an empty board; with ``splash`` 1-2 of them aimed to fall off."""
+
     def build(rng: np.random.Generator) -> Timeline:
         t = scene.timeline(rng)
         ids = sorted(scene.shapes)[: int(rng.integers(3, 8))]
         t.start([])
         _opening(t)
-        ev = t.drop(ids, *_drop_plan(rng, t, ids, 0))
-        if ev["splashed"]:
-            raise Resample("a stone splashed")
+        ev = t.drop(ids, *_drop_plan(rng, t, ids, int(rng.integers(1, 3)) if splash else 0))
+        if bool(ev["splashed"]) != splash:
+            raise Resample("splash where none was wanted, or none where one was")
         _closing(t)
         return t
 
-    return _attempts(scene, build, "drop without splash")
+    return _attempts(scene, build, "splash" if splash else "drop without splash")
+
+
+def drop(scene: Scene) -> Timeline:
+    return _drop_scenario(scene, False)
 
 
 def drop_splash(scene: Scene) -> Timeline:
-    def build(rng: np.random.Generator) -> Timeline:
-        t = scene.timeline(rng)
-        ids = sorted(scene.shapes)[: int(rng.integers(3, 8))]
-        t.start([])
-        _opening(t)
-        ev = t.drop(ids, *_drop_plan(rng, t, ids, int(rng.integers(1, 3))))
-        if not ev["splashed"]:
-            raise Resample("nothing splashed")
-        _closing(t)
-        return t
-
-    return _attempts(scene, build, "splash")
+    return _drop_scenario(scene, True)
 
 
 # -- gate shots -------------------------------------------------------------------------------
 def _gate_scenario(
-    scene: Scene, aim: str, want: Callable[[dict, list[int]], bool], toward_edge: bool = False
+    scene: Scene,
+    aim: str,
+    want: Callable[[dict, list[int]], bool],
+    toward_edge: bool = False,
+    hit: bool = False,
 ) -> Timeline:
+    """A gate shot of kind ``aim``; ``hit``: a bystander past the gate must be struck."""
+
     def build(rng: np.random.Generator) -> Timeline:
         ids = sorted(scene.shapes)
         n = int(rng.integers(3, 7))
-        a, b, shooter, *extras = ids[:n]
+        a, b, shooter, *extras = ids[: n + hit]
+        struck = extras.pop(0) if hit else None
         states, mid, normal = gate_setup(
-            rng, scene.shapes, scene.style, (a, b), shooter, extras, toward_edge
+            rng, scene.shapes, scene.style, (a, b), shooter, extras, toward_edge, struck
         )
         t = scene.timeline(rng)
         t.start(states)
@@ -192,9 +203,13 @@ def _gate_scenario(
                 mid + tangent * rng.uniform(-0.2, 0.2) * half_gap,
                 to_gate + rng.uniform(110, 200),
             )
-        _shoot(t, shooter, target - start, dist)
-        if not want(t.events[-1], sorted((a, b))):
+        if hit:
+            dist += rng.uniform(30, 80)  # on into the bystander past the gate
+        truth = _shoot(t, shooter, target - start, dist)
+        if not want(truth.event, sorted((a, b))):
             raise Resample("unintended verdict")
+        if hit and struck not in truth.touched:
+            raise Resample("the bystander was not hit")
         if t.events[-1]["verdict"] == "pass":
             t.pickup([shooter])
         _closing(t)
@@ -206,6 +221,16 @@ def _gate_scenario(
 def gate_pass(scene: Scene) -> Timeline:
     return _gate_scenario(
         scene, "through", lambda e, gate: e["verdict"] == "pass" and e["gate"] == gate
+    )
+
+
+def gate_pass_hit(scene: Scene) -> Timeline:
+    """Through the gate, then into a stone beyond it: allowed (RULINGS uncalled gates)."""
+    return _gate_scenario(
+        scene,
+        "through",
+        lambda e, gate: e["verdict"] == "pass" and e["gate"] == gate,
+        hit=True,
     )
 
 
@@ -361,7 +386,7 @@ def game(scene: Scene) -> Timeline:
         t = scene.timeline(rng)
         t.start([])
         _opening(t)
-        ids = sorted(scene.shapes)[: int(rng.integers(5, 9))]
+        ids = sorted(scene.shapes)[: int(rng.integers(4, 9))]
         if t.drop(ids, *_drop_plan(rng, t, ids, 0, spread=0.22))["splashed"]:
             raise Resample("splash in the opening drop")
         shots = int(rng.integers(2, 5))
@@ -428,5 +453,6 @@ SCENARIO_FUNCS: dict[str, Callable[[Scene], Timeline]] = {
     "pickup": pickup,
     "hover": hover,
     "game": game,
+    "gate_pass_hit": gate_pass_hit,  # after "game": each name's index seeds its clips
 }
 SCENARIOS: list[str] = list(SCENARIO_FUNCS)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.synth import SCENARIOS, generate_clip
+from vision.synth.hand import in_view
 
 SEEDS = (0, 1)
 
@@ -28,6 +29,7 @@ INTENT = {
     "pickup": lambda ev: [e["type"] for e in ev] == ["pickup"],
     "hover": lambda ev: ev == [],
     "game": lambda ev: ev[0]["type"] == "drop" and any(e["type"] == "shot" for e in ev),
+    "gate_pass_hit": lambda ev: ev[0]["verdict"] == "pass" and ev[1]["type"] == "pickup",
 }
 
 
@@ -78,7 +80,7 @@ def test_rest_positions_are_where_the_physics_left_the_stones(clip):
     starts = sorted(e["start"] for e in clip.truth["events"])
     for rest in clip.truth["rest"]:
         f = rest["frame"]
-        at = {s["id"]: s for s in frames[f]}
+        at = {s["id"]: s for s in frames[f] if not s["in_air"]}
         assert {s["id"] for s in rest["stones"]} == set(at)
         for s in rest["stones"]:
             assert (s["x_mm"], s["y_mm"], s["on_board"]) == (
@@ -88,7 +90,7 @@ def test_rest_positions_are_where_the_physics_left_the_stones(clip):
             )
         until = next((st for st in starts if st > f), len(frames))
         for g in range(f, until):
-            now = {s["id"]: (s["x_mm"], s["y_mm"]) for s in frames[g]}
+            now = {s["id"]: (s["x_mm"], s["y_mm"]) for s in frames[g] if not s["in_air"]}
             assert all(now[i] == (at[i]["x_mm"], at[i]["y_mm"]) for i in now if i in at)
 
 
@@ -114,6 +116,25 @@ def test_shot_contacts_and_hand_agree_with_the_verdict(clip):
         elif e["kind"] == "gate" and e["gate"]:
             assert not touched & set(e["gate"])
         assert t["hand"][e["start"]] is not None
+        detail = next(d for d in t["shots"] if d["start"] == e["start"])
+        assert set(detail["touched"]) == touched
+        if e["kind"] == "gate":
+            assert (e["verdict"] == "pass") == (bool(detail["clean_gates"]) and not e["off_board"])
+            if e["verdict"] == "pass":
+                assert e["gate"] in detail["clean_gates"]
+
+
+def test_hitting_a_stone_beyond_the_gate_still_passes():
+    """RULINGS uncalled gates: hitting other, non-gate pieces stays allowed."""
+    clip = generate_clip("gate_pass_hit", 5)
+    shot = clip.truth["events"][0]
+    hit = {
+        c["b"] if c["a"] == shot["shooter"] else c["a"]
+        for c in clip.truth["truth"]["contacts"]
+        if shot["start"] <= c["frame"] <= shot["end"] and shot["shooter"] in (c["a"], c["b"])
+    }
+    assert hit and not hit & set(shot["gate"])
+    assert shot["verdict"] == "pass"
 
 
 def test_dropped_stones_fall_before_they_land():
@@ -149,3 +170,14 @@ def test_style_overrides_are_honoured():
     assert clip.truth["truth"]["style"]["tilt_deg"] == 0.0
     corners = np.array(clip.truth["board"]["corners_px"])
     assert corners.shape == (4, 2)
+
+
+def test_hands_come_and_go_at_the_edge_of_the_picture(clip):
+    """A hand never pops up or vanishes in mid-picture: where it appears or disappears, no part
+    of the hand itself (the forearm aside) is in view; carried stones leave with it."""
+    frames, camera, style = clip.timeline.frames, clip.timeline.camera, clip.truth["truth"]["style"]
+    for before, after in zip(frames, frames[1:], strict=False):
+        for shown, gone in ((before.hand, after.hand), (after.hand, before.hand)):
+            if shown is not None and gone is None:
+                assert not in_view(camera, shown, style)
+    assert not any(s.in_air for s in frames[-1].stones)
