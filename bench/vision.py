@@ -35,7 +35,8 @@ def run_judge(frames: list[np.ndarray], fps: float, board_mm) -> tuple[list[dict
     decisions = list(judge.run((f, i / fps) for i, f in enumerate(frames)))
     dt = time.perf_counter() - t0
     events = [e for d in decisions for e in d.events]
-    rest = [{"frame": d.frame, "stones": d.rest} for d in decisions for _ in d.events]
+    rest = [{"frame": judge.initial.frame, "stones": judge.initial.rest}]
+    rest += [{"frame": d.frame, "stones": d.rest} for d in decisions for _ in d.events]
     return events, rest, dt
 
 

@@ -71,7 +71,7 @@ def analyze_video(path: str, board_mm: tuple[float, float]) -> Analysis:
     judge = LiveJudge(board_mm, fps)
     decisions = list(judge.run(frames()))
     count, shape = seen["count"], seen["shape"]
-    events, rest = [], []
+    events, rest = [], [{"frame": judge.initial.frame, "stones": judge.initial.rest}]
     for d in decisions:
         for event in d.events:
             events.append(event)

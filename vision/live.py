@@ -28,7 +28,7 @@ class Decision:
     frame: int
     events: list[dict]
     rest: list[dict]
-    episode: Episode
+    episode: Episode | None  # None for the initial scene
 
 
 def rest_json(rest: dict[int, Footprint]) -> list[dict]:
@@ -50,6 +50,7 @@ class LiveJudge:
     _watch: BoardWatch | None = None
     _first_error: CalibrationError | None = None
     _last: np.ndarray | None = None
+    initial: Decision | None = None  # the stones at rest when judging began (no events)
 
     @property
     def rest(self) -> dict[int, Footprint]:
@@ -88,6 +89,7 @@ class LiveJudge:
         self._segmenter.reset(frame)
         self._tracker = EpisodeTracker(self.board, view, self._detector(), self._rate())
         self._tracker.start(frame)
+        self.initial = Decision(self.frame, [], rest_json(self._tracker.rest), None)
 
     def _detector(self):
         board = self.board

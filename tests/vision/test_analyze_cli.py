@@ -45,12 +45,14 @@ def test_analyze_writes_the_contract_and_judges_the_gate_pass(tmp_path, shot_fra
                          "off_board"}
     assert (shot["type"], shot["kind"], shot["verdict"], shot["fouls"]) == ("shot", "gate", "pass", [])
     assert 17 <= shot["start"] <= 20 and 31 <= shot["end"] <= 35  # touch 19, at rest 33
-    (rest,) = doc["rest"]
+    start, rest = doc["rest"]
+    assert start["frame"] == 0 and len(start["stones"]) >= 3
     assert rest["frame"] == shot["end"]
     by_id = {s["id"]: s for s in rest["stones"]}
     assert sorted(shot["gate"]) == sorted(set(by_id) - {shot["shooter"]})
     me = by_id[shot["shooter"]]
-    assert abs(me["x_mm"] - SHOOTER_STOP[0]) < 2.0 and abs(me["y_mm"] - SHOOTER_STOP[1]) < 2.0 and me["on_board"]
+    # within 3.5 mm: the detector allows for stone height, the drawn stones are flat
+    assert np.hypot(me["x_mm"] - SHOOTER_STOP[0], me["y_mm"] - SHOOTER_STOP[1]) < 3.5 and me["on_board"]
     assert cv2.VideoCapture(str(annotated)).get(cv2.CAP_PROP_FRAME_COUNT) == len(shot_frames)
 
 
@@ -62,7 +64,7 @@ def test_stones_of_a_still(tmp_path, shot_frames):
     got = np.array([(s["x_mm"], s["y_mm"]) for s in stones])
     want = np.array([(200, 100), (200, 200), SHOOTER_START])
     assert len(got) == 3
-    assert all(np.linalg.norm(got - w, axis=1).min() < 2.0 for w in want)
+    assert all(np.linalg.norm(got - w, axis=1).min() < 3.5 for w in want)
 
 
 def test_missing_video_is_one_line_error(tmp_path, capsys):
