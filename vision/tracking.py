@@ -123,7 +123,9 @@ class View:
 
 @dataclass
 class Segment:
-    """One motion episode: frames ``start``..``end`` (end = first frame at rest)."""
+    """One motion episode: ``start`` is the first frame a stone changed (or, with only a hand
+    moving, the first change at all), ``end`` the first frame at rest; ``indices`` and ``frames``
+    run from the first change of all (a hand coming in) to ``end``."""
 
     start: int
     end: int
@@ -182,6 +184,7 @@ class MotionSegmenter:
     _prev: np.ndarray | None = None
     _start: int = -1
     _stones: bool = False  # a stone moved in this episode
+    _first: int = -1  # the frame a stone first changed
     _still: tuple[int, np.ndarray] | None = None  # since when nothing changed
     _calm: tuple[int, np.ndarray] | None = None  # since when no stone changed
     _indices: list[int] = field(default_factory=list)
@@ -245,7 +248,7 @@ class MotionSegmenter:
             return cv2.countNonZero(mask & free) >= self.view.min_pixels
 
         if not self._stones and stones(to_ref):
-            self._stones, self._calm = True, (index, small)
+            self._stones, self._calm, self._first = True, (index, small), index
         to_prev = change_mask(small, self._prev, level)
         to_still = change_mask(small, self._still[1], level)
         if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
@@ -268,7 +271,8 @@ class MotionSegmenter:
     def _close(self, frame: np.ndarray, end: int) -> Segment:
         keep = [i for i, j in enumerate(self._indices) if j <= end]
         hand = self._hand if self._hand is not None else np.zeros(self._ref.shape[:2], np.uint8)
-        seg = Segment(self._start, end, [self._indices[i] for i in keep],
+        start = self._first if self._stones else self._start
+        seg = Segment(start, end, [self._indices[i] for i in keep],
                       [self._frames[i] for i in keep], [self._hands[i] for i in keep],
                       self.ref_full, frame, hand)
         self.reset(frame, hand_free=not hand.any())
@@ -381,6 +385,11 @@ class EpisodeTracker:
         onset = self._onsets(seg, small_before, movers)
         for i in [i for i in before if i not in after and i not in self.confirmed]:
             del before[i]  # seen once (at the start) and never again: a false detection
+        if any(i not in before for i in after):  # a drop: a "stone" seen only at the start that
+            for m in movers:                     # moved is more likely a new one landing there
+                if m.id not in self.confirmed and m.id in before:
+                    del before[m.id]
+                    tracks.pop(m.id, None)
         self.confirmed |= set(after)
         self.rest = after
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
