@@ -274,7 +274,7 @@ def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
                 event: dict) -> None:
     me = ep.before[shooter]
     end = ep.after[shooter]
-    touched: list[tuple[int, int]] = []
+    touched: list[tuple[int, int, bool]] = []
     doubts: list[str] = []
     beyond = False  # came to rest past some eligible gate without its track crossing it
     for a, b in combinations(sorted(others), 2):
@@ -289,15 +289,16 @@ def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
             continue
         hits = [_contact(ep, shooter, path, g) for g in (a, b)]
         if any(h is True for h, _ in hits):
-            touched.append((a, b))
+            touched.append((a, b, through))
         elif any(h is None for h, _ in hits):
             doubts += [w for h, w in hits if h is None]
         elif through:
             event["gate"] = [a, b]
             return
     if touched:
-        event["gate"] = list(touched[0])
-        event["fouls"].append("touched_gate")
+        a, b, through = touched[0]
+        event["gate"] = [a, b]
+        event["fouls"] += ["touched_gate"] if through else ["touched_gate", "not_through"]
         return
     if doubts:
         event["why"] = doubts[0]

@@ -178,6 +178,7 @@ class MotionSegmenter:
     settle_s: float = SETTLE_S
     ref_full: np.ndarray | None = None
     sigma: float | None = None  # thumbnail noise, measured on the first two frames
+    sigma_small: float = 0.0  # the same on the episode frames
     _ref: np.ndarray | None = None
     _clean: np.ndarray | None = None  # the last scene at rest without a hand
     _hand: np.ndarray | None = None  # the hand in the latest frame (thumbnail mask)
@@ -205,8 +206,7 @@ class MotionSegmenter:
     def small_level(self) -> float:
         """Change threshold on the episode frames (less averaged than thumbnails: noisier)."""
         lo, hi = SMALL_LEVELS
-        sigma = (self.sigma or 0.0) * self.view.thumb / self.view.track
-        return float(np.clip(NOISE_K * sigma, lo, hi)) if self.sigma is not None else hi
+        return float(np.clip(NOISE_K * self.sigma_small, lo, hi)) if self.sigma is not None else hi
 
     @property
     def moving(self) -> bool:
@@ -231,6 +231,7 @@ class MotionSegmenter:
         small = match_exposure(self._clean, self.view.thumbnail(frame))
         if self.sigma is None:
             self.sigma = noise_sigma(small, self._prev)
+            self.sigma_small = noise_sigma(self.view.small(frame), self.view.small(self.ref_full))
         level = self.level
         if not self.moving:
             if cv2.countNonZero(change_mask(small, self._ref, level)) < MIN_PIXELS:
@@ -597,6 +598,14 @@ class EpisodeTracker:
             linked = assign(cost, 1.5 * reach)
         for r, c in linked:
             after[movers[r].id] = _with_id(loose_after[c], movers[r].id)
+        for r, m in enumerate(movers):  # not found at rest (merged with a stone it touches, say):
+            tail = xy[-3:, r]            # where its track came to rest, if seen to the end
+            if m.id in after or len(tail) < 3 or np.isnan(tail).any():
+                continue
+            if np.linalg.norm(tail[-1] - tail[0]) < 0.5 * _radius(m) and \
+                    np.linalg.norm(tail[-1] - m.centre) > _radius(m):
+                end = tail[-1]
+                after[m.id] = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
         for c, f in enumerate(loose_after):
             if c not in {c2 for _, c2 in linked}:
                 self._new(f, after)

@@ -153,3 +153,10 @@ def test_pickup_and_hover():
     (e,) = judge_episode(Episode(0, 30, 60.0, before, {1: before[1]}, onset={0: 7}))
     assert e == {"type": "pickup", "start": 7, "end": 30, "stones": [0]}
     assert judge_episode(Episode(0, 30, 60.0, before, dict(before))) == []
+
+
+def test_touching_and_stopping_in_the_band_is_both_fouls():
+    """Rubber Band: a shooter that touched a gate stone and did not get wholly through commits
+    both fouls."""
+    e = shot({0: (100, 174), **GATE}, {0: (205, 174)})
+    assert e["fouls"] == ["touched_gate", "not_through"] and e["gate"] == [1, 2]
