@@ -383,6 +383,9 @@ class EpisodeTracker:
                                                 len(loose_after) - len(loose_before))
         movers = [before[s] for s in loose_before]
         tracks = self._tracks(seg, small_before, small_after, movers, loose_after, after)
+        new = [after[i] for i in after if i not in before]
+        if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
+            movers += self._trace_back(seg, small_before, small_after, new, before, tracks)
         onset = self._onsets(seg, small_before, movers)
         for i in [i for i in before if i not in after and i not in self.confirmed]:
             del before[i]  # seen once (at the start) and never again: a false detection
@@ -540,51 +543,9 @@ class EpisodeTracker:
                 self._new(f, after)
             return {}
         bg = self._background(small_before, small_after, movers)
-        px_per_mm = self.board.px_per_mm() / self.view.track
-        areas = np.array([np.pi * (_radius(m) * px_per_mm) ** 2 for m in movers])
         reach = 4 * max(_radius(m) for m in movers)
-        pos = np.array([m.centre for m in movers])
-        vel = np.zeros_like(pos)
-        last = np.full(len(movers), seg.indices[0] - 1 if seg.indices else 0)
-        xy = np.full((len(seg.indices), len(movers), 2), np.nan)
-        kernel = np.ones((3, 3), np.uint8)
-        h, w = bg.shape[:2]
-        step = VMAX_MM_S / self.fps
-        grow = self.view.thumb // self.view.track
-        for k, (idx, frame, hand) in enumerate(zip(seg.indices, seg.frames, seg.hands, strict=True)):
-            pred = pos + vel * (idx - last)[:, None]
-            limit = reach + step * np.minimum(idx - last, self.fps)  # lost longer: look wider
-            # look only around where the movers can be: the cost of a frame stays small
-            ends = np.concatenate([pred - limit[:, None], pred + limit[:, None]])
-            px = self.view.to_small(self.board.to_px(ends))
-            x0, y0 = np.clip(np.floor(px.min(axis=0)).astype(int) - 2, 0, [w, h])
-            x1, y1 = np.clip(np.ceil(px.max(axis=0)).astype(int) + 2, 0, [w, h])
-            if x1 - x0 < 3 or y1 - y0 < 3:
-                continue
-            fg = (colour_diff(frame[y0:y1, x0:x1], bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
-            if hand.any():  # the arm and hand, as seen on the thumbnail, are no stone
-                part = hand[y0 // grow:-(-y1 // grow), x0 // grow:-(-x1 // grow)]
-                if part.any():
-                    arm = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
-                                     interpolation=cv2.INTER_NEAREST) if grow > 1 else part
-                    oy, ox = y0 - y0 // grow * grow, x0 - x0 // grow * grow
-                    fg[arm[oy:oy + fg.shape[0], ox:ox + fg.shape[1]] > 0] = 0
-            if areas.min() > 12:
-                fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
-            n, _, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
-            blobs = [c for c, st in zip(cents[1:], stats[1:], strict=True)
-                     if 0.25 * areas.min() <= st[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(movers)
-                     and not _touches_edge(st, fg.shape)]
-            if not blobs:
-                continue
-            mm = np.asarray(self.board.to_mm(self.view.from_small(np.array(blobs) + [x0, y0])))
-            cost = np.linalg.norm(pred[:, None, :] - mm[None, :, :], axis=2)
-            cost = np.where(cost <= limit[:, None], cost, np.inf)
-            for r, c in assign(cost, float(limit.max())):
-                gap = max(1, idx - last[r])
-                vel[r] = (mm[c] - pos[r]) / gap if last[r] >= seg.indices[0] else 0
-                pos[r], last[r] = mm[c], idx
-                xy[k, r] = mm[c]
+        xy = self._follow(seg, bg, movers, backward=False)
+        pos = np.array([_last_seen(xy[:, r], m.centre) for r, m in enumerate(movers)])
         # link each mover to where it came to rest
         linked: list[tuple[int, int]] = []
         if loose_after:
@@ -611,6 +572,86 @@ class EpisodeTracker:
                 self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(movers)}
+
+    def _follow(self, seg: Segment, bg: np.ndarray, stones: list[Footprint],
+                backward: bool) -> np.ndarray:
+        """Each stone's centre (mm) in every kept frame, NaN where not seen: blobs that differ
+        from ``bg`` (the arm masked out), linked to the stones by a minimum-cost assignment on
+        predicted positions, looking only where each stone can be (wider the longer it was lost).
+        ``backward`` follows the stones from where they are at the end back in time."""
+        order = list(range(len(seg.indices)))[::-1] if backward else list(range(len(seg.indices)))
+        sign = -1 if backward else 1
+        px_per_mm = self.board.px_per_mm() / self.view.track
+        areas = np.array([np.pi * (_radius(m) * px_per_mm) ** 2 for m in stones])
+        reach = 4 * max(_radius(m) for m in stones)
+        pos = np.array([m.centre for m in stones])
+        vel = np.zeros_like(pos)
+        first = sign * seg.indices[order[0]] if order else 0
+        last = np.full(len(stones), first - 1)
+        xy = np.full((len(seg.indices), len(stones), 2), np.nan)
+        kernel = np.ones((3, 3), np.uint8)
+        h, w = bg.shape[:2]
+        step = VMAX_MM_S / self.fps
+        grow = self.view.thumb // self.view.track
+        for k in order:
+            idx, frame, hand = sign * seg.indices[k], seg.frames[k], seg.hands[k]
+            pred = pos + vel * (idx - last)[:, None]
+            limit = reach + step * np.minimum(idx - last, self.fps)  # lost longer: look wider
+            # look only around where the stones can be: the cost of a frame stays small
+            ends = np.concatenate([pred - limit[:, None], pred + limit[:, None]])
+            px = self.view.to_small(self.board.to_px(ends))
+            x0, y0 = np.clip(np.floor(px.min(axis=0)).astype(int) - 2, 0, [w, h])
+            x1, y1 = np.clip(np.ceil(px.max(axis=0)).astype(int) + 2, 0, [w, h])
+            if x1 - x0 < 3 or y1 - y0 < 3:
+                continue
+            fg = (colour_diff(frame[y0:y1, x0:x1], bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
+            if hand.any():  # the arm and hand, as seen on the thumbnail, are no stone
+                part = hand[y0 // grow:-(-y1 // grow), x0 // grow:-(-x1 // grow)]
+                if part.any():
+                    arm = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
+                                     interpolation=cv2.INTER_NEAREST) if grow > 1 else part
+                    oy, ox = y0 - y0 // grow * grow, x0 - x0 // grow * grow
+                    fg[arm[oy:oy + fg.shape[0], ox:ox + fg.shape[1]] > 0] = 0
+            if areas.min() > 12:
+                fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
+            n, _, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+            blobs = [c for c, st in zip(cents[1:], stats[1:], strict=True)
+                     if 0.25 * areas.min() <= st[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(stones)
+                     and not _touches_edge(st, fg.shape)]
+            if not blobs:
+                continue
+            mm = np.asarray(self.board.to_mm(self.view.from_small(np.array(blobs) + [x0, y0])))
+            cost = np.linalg.norm(pred[:, None, :] - mm[None, :, :], axis=2)
+            cost = np.where(cost <= limit[:, None], cost, np.inf)
+            for r, c in assign(cost, float(limit.max())):
+                gap = max(1, idx - last[r])
+                vel[r] = (mm[c] - pos[r]) / gap if last[r] >= first else 0
+                pos[r], last[r] = mm[c], idx
+                xy[k, r] = mm[c]
+        return xy
+
+    def _trace_back(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
+                    new: list[Footprint], before: dict[int, Footprint],
+                    tracks: dict[int, Track]) -> list[Footprint]:
+        """Stones that turned up although nothing left any known place: followed back in time
+        from where they rest. One that was at rest somewhere on the table before the hand came
+        was there all along, missed by the detector: it moved (a shot), it was not dropped."""
+        bg = self._background(small_after, small_before, new)  # where they rest: as before
+        xy = self._follow(seg, bg, new, backward=True)
+        found = []
+        for r, f in enumerate(new):
+            head = xy[:3, r]
+            if len(head) < 3 or np.isnan(head).any():
+                continue
+            start = head.mean(axis=0)
+            if np.abs(head - start).max() > 0.5 * _radius(f) or \
+                    np.linalg.norm(start - f.centre) < 2 * _radius(f):
+                continue
+            fp = Footprint(f.id, start, f.shape + start, bool(self.board.on_board(start[None])[0]))
+            before[f.id] = fp
+            tracks[f.id] = _track(f.id, seg.indices, xy[:, r], fp, f)
+            found.append(fp)
+        return found
 
     def _onsets(self, seg: Segment, small_before: np.ndarray,
                 movers: list[Footprint]) -> dict[int, int]:
@@ -644,6 +685,11 @@ def _track(sid: int, indices: list[int], xy: np.ndarray, start: Footprint,
     anchors = np.array(anchors)
     filled = np.stack([np.interp(frames, anchors_t, anchors[:, d]) for d in (0, 1)], axis=1)
     return Track(sid, frames, filled, seen)
+
+
+def _last_seen(xy: np.ndarray, default: np.ndarray) -> np.ndarray:
+    seen = xy[~np.isnan(xy[:, 0])]
+    return seen[-1] if len(seen) else default
 
 
 def _touches_edge(stat: np.ndarray, shape: tuple[int, int]) -> bool:
