@@ -378,9 +378,6 @@ class EpisodeTracker:
         for i in self._under(hand, [before[i] for i in loose_before]):
             loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
             after[i] = before[i]
-        if len(loose_after) > len(loose_before):  # stones turned up elsewhere: from where?
-            loose_before += self._unseen_movers(changed_px, before, after, loose_after,
-                                                len(loose_after) - len(loose_before))
         movers = [before[s] for s in loose_before]
         tracks = self._tracks(seg, small_before, small_after, movers, loose_after, after)
         new = [after[i] for i in after if i not in before]
@@ -468,38 +465,6 @@ class EpisodeTracker:
             if np.count_nonzero(mask & hand):
                 out.append(fp.id)
         return out
-
-    def _unseen_movers(self, changed_px: np.ndarray, before: dict[int, Footprint],
-                       after: dict[int, Footprint], loose_after: list[Footprint],
-                       most: int) -> list[int]:
-        """Stones the detector missed before the episode that then moved or were taken.
-
-        What changed between the two rests and is explained neither by a stone known before, nor
-        by one found after, nor by a hand still in the picture, is the place such a stone left:
-        it joins the stones at rest before (with a new id) so that its move is judged.
-        """
-        known = np.zeros(changed_px.shape, np.uint8)
-        for fp in [*before.values(), *after.values(), *loose_after]:
-            known |= self._mask(fp, known.shape)
-        grow = max(3, int(round(self.board.px_per_mm() / self.view.track * 4)) | 1)
-        known = cv2.dilate(known, np.ones((grow, grow), np.uint8))
-        rest = changed_px.astype(np.uint8) & (1 - (known > 0)).astype(np.uint8)
-        rest &= 1 - hand_region(changed_px.astype(np.uint8))
-        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, _SPECK)
-        scale = self.board.px_per_mm() / self.view.track
-        least = 0.3 * np.pi * (STONE_MM / 2 * scale) ** 2
-        contours, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        contours = sorted(contours, key=cv2.contourArea, reverse=True)[:most]
-        new = []
-        for c in contours:
-            if cv2.contourArea(c) + len(c) / 2 < least or len(c) < 3:
-                continue
-            outline = np.asarray(self.board.to_mm(self.view.from_small(c.reshape(-1, 2) + 0.5)))
-            hull = convex(outline)
-            centre = hull.mean(axis=0) if len(hull) else outline.mean(axis=0)
-            on = bool(self.board.on_board(centre[None])[0])
-            new.append(self._new(Footprint(-1, centre, hull, on), before))
-        return new
 
     def _mask(self, fp: Footprint, shape: tuple[int, int]) -> np.ndarray:
         """The footprint as a mask on the view's small frames."""
