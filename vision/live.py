@@ -4,6 +4,9 @@
 episode settles it detects the stones at rest, follows the ones that moved, and returns the events
 decided (drop, shot, pickup) with the positions at rest after them. The offline analyzer
 (vision/analyze.py) is this same loop over a video file, so live and offline verdicts agree.
+
+During an episode the judge keeps (views of) the frames it was given: a frame source must hand
+over a new array for every frame (OpenCV captures, picamera2 and the generator all do).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ THUMB_LEVELS = (8, 20)  # ... but within these levels on thumbnails
 SMALL_LEVELS = (8, 28)  # ... and these on the episode frames
 MIN_PIXELS = 3  # thumbnail pixels that must change to call it motion
 SETTLE_S = 0.15  # quiet this long = at rest
-MAX_BUFFER = 1800  # episode frames kept (longer episodes are thinned, never unbounded)
+MAX_BUFFER = 480  # episode frames kept (8 s at 60 fps; longer episodes are thinned)
 MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
