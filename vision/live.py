@@ -107,6 +107,8 @@ class LiveJudge:
             self._segmenter.reset(seg.after)
             self._tracker.board = self.board
             self._tracker.detect = self._detector()
+            self._tracker.relocate(seg.after)
+            return None  # what moved was the camera: the stones are found again, not judged
         self._tracker.level = self._segmenter.small_level
         episode = self._tracker.episode(seg)
         events = judge_episode(episode)

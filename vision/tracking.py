@@ -362,6 +362,22 @@ class EpisodeTracker:
         for stone in self.detect(frame, None):
             self._new(footprint(stone, -1), self.rest)
 
+    def relocate(self, frame: np.ndarray) -> None:
+        """After the camera moved: the stones found in ``frame`` keep the ids of the stones at
+        rest nearest to them (in board mm); the others are believed when found again."""
+        found = [footprint(s, -1) for s in self.detect(frame, None)]
+        ids = list(self.rest)
+        rest: dict[int, Footprint] = {}
+        used: set[int] = set()
+        if ids and found:
+            cost = np.array([[np.linalg.norm(self.rest[i].centre - f.centre) for f in found]
+                             for i in ids])
+            for r, c in assign(cost, max(_radius(self.rest[i]) for i in ids)):
+                rest[ids[r]] = _with_id(found[c], ids[r])
+                used.add(c)
+        self.pending = [f for c, f in enumerate(found) if c not in used]  # believed if seen again
+        self.rest = rest
+
     def _new(self, fp: Footprint, *into: dict[int, Footprint]) -> int:
         sid, self.next_id = self.next_id, self.next_id + 1
         for d in into:

@@ -7,11 +7,14 @@ Rules: rocca.txt "Dropping pieces" (pieces off the board on the drop are set asi
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from engines.core import load
 from referee.rocca_vision import VisionRejected, apply_vision, drive, verdict_inputs
-from tests.vision.judge_clips import drop_then_shot_clip
+from tests.vision.judge_clips import drop_then_shot_clip, shot_clip
+from vision.board import find_board
 from vision.live import LiveJudge
 
 FPS = 30.0
@@ -63,3 +66,21 @@ def test_unsure_and_out_of_turn_events_change_nothing():
     assert state.phase == "choose" and state.board == 4
     same, events = apply_vision(state, {"type": "pickup", "start": 1, "end": 3, "stones": [2]})
     assert same == state and events == []
+
+
+def test_a_bumped_camera_is_recalibrated_without_inventing_events():
+    """The camera is knocked a few pixels while everything rests: the markers are found again,
+    the stones keep their ids and board positions, and no drop, shot or pickup is reported."""
+    frames = shot_clip()
+    rest = frames[-1]
+    bumped = cv2.warpAffine(rest, np.float32([[1, 0, 6], [0, 1, 4]]), rest.shape[1::-1],
+                            borderMode=cv2.BORDER_REPLICATE)
+    judge = LiveJudge((400.0, 300.0), FPS)
+    stream = [*frames, *[bumped] * 20]
+    decisions = list(judge.run((f, i / FPS) for i, f in enumerate(stream)))
+    assert [e["type"] for d in decisions for e in d.events] == ["shot"]
+    assert np.abs(judge.board.corners_px - find_board(bumped, (400.0, 300.0)).corners_px).max() < 1
+    before = {s["id"]: (s["x_mm"], s["y_mm"]) for s in decisions[0].rest}
+    after = {i: tuple(f.centre) for i, f in judge.rest.items()}
+    assert set(after) == set(before)
+    assert all(np.hypot(*np.subtract(after[i], before[i])) < 1.5 for i in before)
