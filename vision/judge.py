@@ -175,11 +175,14 @@ class Episode:
 def judge_episode(ep: Episode) -> list[dict]:
     """The events of one episode, in the analysis JSON's shape (see docs/vision/analysis.md).
 
-    New stones make a drop; a stone set moving makes a shot; stones taken away make a pickup;
-    nothing changed (a hovering hand) makes no event.
+    New stones make a drop (a single new stone among resting ones is a shot whose shooter was
+    never seen at rest: unsure); a stone set moving makes a shot; stones taken away make a
+    pickup; nothing changed (a hovering hand) makes no event.
     """
     events: list[dict] = []
-    if ep.appeared:
+    if len(ep.appeared) == 1 and not ep.moved and sum(f.on_board for f in ep.before.values()) >= 2:
+        events.append(_unseen_shooter(ep, ep.appeared[0]))
+    elif ep.appeared:
         landed = sum(ep.after[s].on_board for s in ep.appeared)
         events.append({"type": "drop", "start": ep.start, "end": ep.end,
                        "landed": landed, "splashed": len(ep.appeared) - landed})
@@ -190,6 +193,16 @@ def judge_episode(ep: Episode) -> list[dict]:
         events.append({"type": "pickup", "start": start, "end": ep.end,
                        "stones": sorted(ep.vanished)})
     return events
+
+
+def _unseen_shooter(ep: Episode, sid: int) -> dict:
+    """One stone turned up among stones at rest, and none left: a drop brings the whole ante
+    (two stones or more), so this was a shot by a stone never seen at rest before it. Where it
+    came from is unknown, so the verdict is for the players."""
+    on = sum(f.on_board for f in ep.before.values()) + 1
+    return {"type": "shot", "start": ep.start, "end": ep.end, "shooter": sid,
+            "kind": "gate" if on >= 3 else "clear", "gate": None, "verdict": "unsure",
+            "fouls": [], "off_board": 0, "why": "the shooter was not seen before the shot"}
 
 
 def shooter_of(ep: Episode) -> int:

@@ -160,3 +160,14 @@ def test_touching_and_stopping_in_the_band_is_both_fouls():
     both fouls."""
     e = shot({0: (100, 174), **GATE}, {0: (205, 174)})
     assert e["fouls"] == ["touched_gate", "not_through"] and e["gate"] == [1, 2]
+
+
+def test_a_single_stone_turning_up_among_resting_ones_is_an_unsure_shot():
+    """A drop brings the whole ante (rocca.txt "Starting a turn": at least two pieces); one new
+    stone among stones at rest is a shot by a stone never seen before it: the players decide."""
+    before = {1: stone(1, *GATE[1]), 2: stone(2, *GATE[2])}
+    after = {**before, 5: stone(5, 300, 200)}
+    (e,) = judge_episode(Episode(0, 30, 60.0, before, after))
+    assert (e["type"], e["verdict"], e["shooter"]) == ("shot", "unsure", 5) and e["why"]
+    (e,) = judge_episode(Episode(0, 30, 60.0, {}, {5: stone(5, 300, 200)}))
+    assert (e["type"], e["landed"]) == ("drop", 1)
