@@ -18,6 +18,7 @@ COMMANDS = [
     "referee.commands.config",
     "referee.commands.run",
     "referee.commands.journal",
+    "referee.commands.rocca",
 ]
 
 

@@ -1,0 +1,178 @@
+"""Benchmark of the Rocca vision judge on generated clips: accuracy against the generator's truth,
+and speed of the whole pipeline beside a baseline measured in the same run.
+
+    python bench/vision.py            # every scenario, several seeds (a few minutes)
+    python bench/vision.py --quick    # a smaller set
+
+Accuracy: verdict accuracy over shots (unsure counts as wrong), false fouls (a pass called a foul,
+over passes), missed fouls (a foul called a pass, over fouls), unsure rate, drop counts right,
+pickups found, rest-position error in mm. Speed: frames per second at the clips' size on one
+thread (cv2.setNumThreads(1)), frames already decoded in memory, for the judge and for the baseline
+(HoughCircles on every frame, nearest-neighbour tracking), and the judge's rate on frames at
+rest (where a game spends most of its time). Prints figures; never pass/fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+# this script is named like the package it measures: keep its own folder off the import path
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision.live import LiveJudge  # noqa: E402
+from vision.synth import SCENARIOS, generate_clip  # noqa: E402
+from vision.tracking import assign  # noqa: E402
+
+
+def run_judge(frames: list[np.ndarray], fps: float, board_mm) -> tuple[list[dict], list[dict], float]:
+    judge = LiveJudge(tuple(board_mm), fps)
+    t0 = time.perf_counter()
+    decisions = list(judge.run((f, i / fps) for i, f in enumerate(frames)))
+    dt = time.perf_counter() - t0
+    events = [e for d in decisions for e in d.events]
+    rest = [{"frame": judge.initial.frame, "stones": judge.initial.rest}]
+    rest += [{"frame": d.frame, "stones": d.rest} for d in decisions for _ in d.events]
+    return events, rest, dt
+
+
+def run_still(frames: list[np.ndarray], fps: float, board_mm) -> tuple[int, float]:
+    """The judge on a scene at rest: the clip's last frames (settled, with their own noise),
+    played over and over, after calibration. Most of a real game looks like this."""
+    judge = LiveJudge(tuple(board_mm), fps)
+    judge.feed(frames[-1], 0.0)
+    still = frames[-10:] * 30
+    t0 = time.perf_counter()
+    for i, f in enumerate(still):
+        judge.feed(f, (i + 1) / fps)
+    return len(still), time.perf_counter() - t0
+
+
+def run_hough(frames: list[np.ndarray]) -> float:
+    """The baseline: HoughCircles on every frame, each circle linked to the nearest track."""
+    tracks = np.zeros((0, 2))
+    t0 = time.perf_counter()
+    for frame in frames:
+        gray = cv2.medianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), 5)
+        found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1.5, minDist=12, param1=100,
+                                 param2=30, minRadius=5, maxRadius=40)
+        pts = np.zeros((0, 2)) if found is None else found[0, :, :2]
+        if len(tracks) and len(pts):
+            cost = np.linalg.norm(tracks[:, None] - pts[None], axis=2)
+            for r, c in assign(cost, 40.0):
+                tracks[r] = pts[c]
+        if len(pts) > len(tracks):
+            tracks = np.concatenate([tracks, pts[len(tracks):]])
+    return time.perf_counter() - t0
+
+
+def _nearest(events: list[dict], truth: dict) -> dict | None:
+    """The judged event of the truth event's type whose end is closest (within a second)."""
+    same = [e for e in events if e["type"] == truth["type"]]
+    if not same:
+        return None
+    best = min(same, key=lambda e: abs(e["end"] - truth["end"]))
+    return best if abs(best["end"] - truth["end"]) <= 60 else None
+
+
+def rest_errors(rest: list[dict], truth_rest: list[dict]) -> tuple[list[float], int]:
+    """Position errors (mm) of matched stones at rest, and how many truth stones went unmatched."""
+    errs, missing = [], 0
+    for tr in truth_rest:
+        if not rest:
+            missing += len(tr["stones"])
+            continue
+        got = min(rest, key=lambda r: abs(r["frame"] - tr["frame"]))
+        a = np.array([[s["x_mm"], s["y_mm"]] for s in tr["stones"]]).reshape(-1, 2)
+        b = np.array([[s["x_mm"], s["y_mm"]] for s in got["stones"]]).reshape(-1, 2)
+        pairs = assign(np.linalg.norm(a[:, None] - b[None], axis=2), 15.0) if len(a) and len(b) else []
+        errs += [float(np.linalg.norm(a[r] - b[c])) for r, c in pairs]
+        missing += len(a) - len(pairs)
+    return errs, missing
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer seeds, shorter run")
+    ap.add_argument("--seeds", type=int, default=None, help="seeds per scenario")
+    ap.add_argument("--verbose", action="store_true", help="print every wrong verdict")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    seeds = args.seeds or (2 if args.quick else 4)
+    scenarios = [s for s in SCENARIOS if s != "game"] + ["game"]
+    shots = correct = false_foul = passes = missed_foul = fouls = unsure = 0
+    drops = drops_ok = pickups = pickups_ok = 0
+    errs: list[float] = []
+    missing = n_frames = 0
+    t_judge = t_hough = t_still = 0.0
+    n_still = 0
+    for name in scenarios:
+        for seed in range(seeds if name != "game" else max(1, seeds // 4)):
+            clip = generate_clip(name, seed)
+            frames = list(clip.frames)
+            truth = clip.truth
+            fps = truth["video"]["fps"]
+            events, rest, dt = run_judge(frames, fps, truth["board"]["size_mm"])
+            t_judge += dt
+            t_hough += run_hough(frames)
+            n, dt = run_still(frames, fps, truth["board"]["size_mm"])
+            n_still += n
+            t_still += dt
+            n_frames += len(frames)
+            for te in truth["events"]:
+                got = _nearest(events, te)
+                if te["type"] == "shot":
+                    shots += 1
+                    verdict = got["verdict"] if got else "missing"
+                    correct += verdict == te["verdict"]
+                    unsure += verdict == "unsure"
+                    if te["verdict"] == "pass":
+                        passes += 1
+                        false_foul += verdict == "foul"
+                    else:
+                        fouls += 1
+                        missed_foul += verdict == "pass"
+                    if args.verbose and verdict != te["verdict"]:
+                        print(f"  {name} seed {seed}: truth {te} judged {got}")
+                elif te["type"] == "drop":
+                    drops += 1
+                    drops_ok += bool(got) and (got["landed"], got["splashed"]) == (te["landed"], te["splashed"])
+                    if args.verbose and not (got and (got["landed"], got["splashed"]) == (te["landed"], te["splashed"])):
+                        print(f"  {name} seed {seed}: truth {te} judged {got}")
+                else:
+                    pickups += 1
+                    pickups_ok += bool(got) and len(got["stones"]) == len(te["stones"])
+            e, m = rest_errors(rest, truth["rest"])
+            errs += e
+            missing += m
+            extra = len(events) - len(truth["events"])
+            if args.verbose and extra:
+                print(f"  {name} seed {seed}: {len(events)} events judged, truth has {len(truth['events'])}")
+
+    def pct(a: int, b: int) -> str:
+        return f"{100 * a / b:5.1f} % ({a}/{b})" if b else "  n/a"
+
+    print(f"clips: {len(scenarios)} scenarios, {seeds} seeds; {n_frames} frames")
+    print(f"verdict accuracy   {pct(correct, shots)}")
+    print(f"false fouls        {pct(false_foul, passes)}")
+    print(f"missed fouls       {pct(missed_foul, fouls)}")
+    print(f"unsure             {pct(unsure, shots)}")
+    print(f"drops counted      {pct(drops_ok, drops)}")
+    print(f"pickups found      {pct(pickups_ok, pickups)}")
+    if errs:
+        a = np.array(errs)
+        print(f"rest error mm      mean {a.mean():.2f}  p95 {np.percentile(a, 95):.2f}  max {a.max():.2f}"
+              f"  ({len(a)} stones, {missing} truth stones unmatched)")
+    print(f"judge  fps         {n_frames / t_judge:8.0f}   (whole clips: mostly motion)")
+    print(f"judge  fps at rest {n_still / t_still:8.0f}   (the clips' settled frames, replayed)")
+    print(f"hough  fps         {n_frames / t_hough:8.0f}   (baseline)")
+    print(f"speed ratio        {t_hough / t_judge:8.2f} x the baseline")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""The judge on hand-built episodes (board mm, no pixels): Rubber Band geometry and verdicts.
+
+Rule references are to RULINGS.md, Rocca, and the Rocca rule text's shot/gate sections.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.judge import (
+    Episode,
+    Footprint,
+    Track,
+    clearance,
+    convex,
+    crossings,
+    judge_episode,
+    resample,
+)
+
+W, H = 500.0, 400.0
+R = 15.0  # stone radius, mm
+
+
+def stone(sid: int, x: float, y: float, r: float = R) -> Footprint:
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    outline = np.stack([x + r * np.cos(a), y + r * np.sin(a)], axis=1)
+    return Footprint(sid, np.array([x, y]), convex(outline), 0 <= x <= W and 0 <= y <= H)
+
+
+def shot(stones: dict[int, tuple], moves: dict[int, tuple], via: dict[int, list] | None = None,
+         fps: float = 60.0) -> dict:
+    """One shot: ``stones`` id -> (x, y) before; ``moves`` id -> (x, y) after (None: taken away);
+    the shooter is stone 0 (its track starts first)."""
+    before = {i: stone(i, *p) for i, p in stones.items()}
+    after = {i: stone(i, *moves.get(i, p)) for i, p in stones.items() if moves.get(i, p) is not None}
+    tracks, onset = {}, {}
+    for k, (i, dest) in enumerate(moves.items()):
+        if dest is None:
+            continue
+        pts = [stones[i], *(via or {}).get(i, []), dest]
+        xy = np.concatenate([resample(np.array([a, b], float), 12.0)[:-1]
+                             for a, b in zip(pts[:-1], pts[1:], strict=True)] + [np.array([dest], float)])
+        tracks[i] = Track(i, np.arange(10 + 3 * k, 10 + 3 * k + len(xy)), xy, np.ones(len(xy), bool))
+        onset[i] = 10 + 3 * k
+    ep = Episode(5, 60, fps, before, after, tracks, onset)
+    (event,) = [e for e in judge_episode(ep) if e["type"] == "shot"]
+    return event
+
+
+GATE = {1: (200.0, 150.0), 2: (200.0, 250.0)}  # gate centres 100 mm apart, band 30 mm wide
+
+
+def test_clearance_sign_apart_and_overlapping():
+    a, b = stone(0, 0, 0), stone(1, 40, 0)
+    assert clearance(a.outline, b.outline) == pytest.approx(10.0, abs=0.5)
+    c = stone(2, 25, 0)
+    assert clearance(a.outline, c.outline) == pytest.approx(-5.0, abs=0.5)
+
+
+def test_crossings_only_between_the_gate_centres():
+    path = np.array([[0.0, 0.0], [10.0, 0.0]])
+    assert crossings(path, np.array([5.0, -1.0]), np.array([5.0, 1.0])) == [0]
+    assert crossings(path, np.array([5.0, 1.0]), np.array([5.0, 3.0])) == []
+
+
+def test_clean_pass_through_a_gate_names_the_gate():
+    """Rubber Band: started outside, crossed between the centres, ended outside beyond -> pass."""
+    e = shot({0: (100, 200), **GATE}, {0: (300, 200)})
+    assert (e["kind"], e["verdict"], e["gate"], e["fouls"]) == ("gate", "pass", [1, 2], [])
+    assert e["shooter"] == 0 and e["off_board"] == 0
+
+
+def test_shot_that_stops_inside_the_band_did_not_pass():
+    """Rubber Band: the shooter must end wholly outside the band on the far side."""
+    e = shot({0: (100, 200), **GATE}, {0: (205, 200)})
+    assert e["verdict"] == "foul" and e["fouls"] == ["not_through"] and e["gate"] is None
+
+
+def test_shooter_starting_inside_the_band_is_not_eligible():
+    """Rubber Band: a shooter that overlapped the band before the shot cannot pass that gate."""
+    e = shot({0: (190, 200), **GATE}, {0: (320, 200)})
+    assert e["fouls"] == ["not_through"]
+
+
+def test_shot_going_around_the_gate_is_not_through():
+    """Rubber Band: the path must cross the segment between the two gate centres."""
+    e = shot({0: (100, 200), **GATE}, {0: (300, 200)}, via={0: [(200, 60)]})
+    assert e["fouls"] == ["not_through"]
+
+
+def test_touching_a_gate_stone_is_a_foul_even_when_through():
+    """Rubber Band: passing while touching a gate stone (it moved) is a touched_gate foul."""
+    e = shot({0: (100, 200), **GATE}, {0: (300, 180), 1: (200, 140)}, via={0: [(200, 175)]})
+    assert e["verdict"] == "foul" and "touched_gate" in e["fouls"] and e["gate"] == [1, 2]
+
+
+def test_overlapping_footprints_are_contact_even_if_the_gate_stone_stayed():
+    """A touch is judged from the track: footprints overlapping by millimetres is contact."""
+    e = shot({0: (100, 174), **GATE}, {0: (300, 174)})
+    assert "touched_gate" in e["fouls"]
+
+
+def test_hitting_a_non_gate_stone_is_allowed():
+    """Uncalled gates: hitting other, non-gate stones is allowed when a gate was passed cleanly."""
+    stones = {0: (100, 200), **GATE, 3: (330, 200)}
+    e = shot(stones, {0: (300, 200), 3: (380, 200)})
+    assert e["verdict"] == "pass" and e["gate"] == [1, 2]
+
+
+def test_stone_knocked_off_the_board_is_counted():
+    """Off-board foul: any stone leaving the playing area during the shot, with the count."""
+    stones = {0: (100, 200), **GATE, 3: (480, 200)}
+    e = shot(stones, {0: (330, 200), 3: (530, 200)})
+    assert e["verdict"] == "foul" and e["fouls"] == ["off_board"] and e["off_board"] == 1
+
+
+def test_clear_hit_passes_and_miss_is_missed_clear():
+    """Two stones on the board: a clear succeeds when the shooter hits the other stone."""
+    hit = shot({0: (100, 200), 1: (250, 200)}, {0: (220, 200), 1: (320, 200)})
+    assert (hit["kind"], hit["verdict"], hit["fouls"]) == ("clear", "pass", [])
+    miss = shot({0: (100, 200), 1: (250, 200)}, {0: (300, 120)})
+    assert miss["kind"] == "clear" and miss["fouls"] == ["missed_clear"]
+
+
+def test_lost_shooter_makes_the_verdict_unsure():
+    """Too thin evidence: last seen heading around the gate, unseen until it rests beyond it;
+    whether it went through cannot be told -> unsure with a why."""
+    before = {i: stone(i, *p) for i, p in {0: (100, 200), **GATE}.items()}
+    after = {**before, 0: stone(0, 300, 200)}
+    xy = np.array([(100, 200), (125, 140), (150, 80)] + [(300, 200)] * 27, float)
+    seen = np.zeros(30, bool)
+    seen[:3] = True
+    ep = Episode(5, 60, 60.0, before, after, {0: Track(0, np.arange(10, 40), xy, seen)}, {0: 10})
+    (e,) = judge_episode(ep)
+    assert e["verdict"] == "unsure" and "lost" in e["why"]
+    seen[:] = True  # seen all the way: it went around, not through
+    (e,) = judge_episode(ep)
+    assert e["fouls"] == ["not_through"]
+
+
+def test_drop_counts_landed_and_splashed():
+    """A drop: new stones; the ones resting off the board splashed."""
+    after = {0: stone(0, 100, 100), 1: stone(1, 200, 200), 2: stone(2, -40, 100)}
+    (e,) = judge_episode(Episode(0, 30, 60.0, {}, after))
+    assert (e["type"], e["landed"], e["splashed"]) == ("drop", 2, 1)
+
+
+def test_pickup_and_hover():
+    """A hand taking stones away is a pickup (not a shot); a hovering hand is no event."""
+    before = {0: stone(0, 100, 100), 1: stone(1, 200, 200)}
+    (e,) = judge_episode(Episode(0, 30, 60.0, before, {1: before[1]}, onset={0: 7}))
+    assert e == {"type": "pickup", "start": 7, "end": 30, "stones": [0]}
+    assert judge_episode(Episode(0, 30, 60.0, before, dict(before))) == []
+
+
+def test_touching_and_stopping_in_the_band_is_both_fouls():
+    """Rubber Band: a shooter that touched a gate stone and did not get wholly through commits
+    both fouls."""
+    e = shot({0: (100, 174), **GATE}, {0: (205, 174)})
+    assert e["fouls"] == ["touched_gate", "not_through"] and e["gate"] == [1, 2]
+
+
+def test_a_single_stone_turning_up_among_resting_ones_is_an_unsure_shot():
+    """A drop brings the whole ante (rocca.txt "Starting a turn": at least two pieces); one new
+    stone among stones at rest is a shot by a stone never seen before it: the players decide."""
+    before = {1: stone(1, *GATE[1]), 2: stone(2, *GATE[2])}
+    after = {**before, 5: stone(5, 300, 200)}
+    (e,) = judge_episode(Episode(0, 30, 60.0, before, after))
+    assert (e["type"], e["verdict"], e["shooter"]) == ("shot", "unsure", 5) and e["why"]
+    (e,) = judge_episode(Episode(0, 30, 60.0, {}, {5: stone(5, 300, 200)}))
+    assert (e["type"], e["landed"]) == ("drop", 1)

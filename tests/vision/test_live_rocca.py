@@ -1,0 +1,86 @@
+"""The live path end to end: frames fed one by one (with timestamps) to the live judge, its events
+turned into Rocca engine actions by referee/rocca_vision.py.
+
+Rules: rocca.txt "Dropping pieces" (pieces off the board on the drop are set aside, not a foul),
+"Shooting pieces" (a shot through a gate wins the shooter), RULINGS.md Rubber Band.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from engines.core import load
+from referee.rocca_vision import VisionRejected, apply_vision, drive, verdict_inputs
+from tests.vision.judge_clips import drop_then_shot_clip, shot_clip
+from vision.board import find_board
+from vision.live import LiveJudge
+
+FPS = 30.0
+
+
+@pytest.fixture(scope="module")
+def decisions():
+    judge = LiveJudge((400.0, 300.0))  # no fps given: estimated from the timestamps
+    frames = ((f, 100.0 + i / FPS) for i, f in enumerate(drop_then_shot_clip()))
+    return list(judge.run(frames))
+
+
+def test_live_judge_emits_the_drop_then_the_shot_as_they_settle(decisions):
+    events = [e for d in decisions for e in d.events]
+    assert [e["type"] for e in events] == ["drop", "shot"]
+    drop, shot = events
+    assert (drop["landed"], drop["splashed"]) == (3, 1)
+    assert (shot["kind"], shot["verdict"], shot["fouls"], shot["off_board"]) == ("gate", "pass", [], 0)
+    assert decisions[0].frame < shot["start"] < decisions[1].frame
+    assert [len(d.rest) for d in decisions] == [4, 4]
+    assert sum(not s["on_board"] for s in decisions[1].rest) == 1
+
+
+def test_camera_drives_a_rocca_game_through_drop_and_shot(decisions):
+    """Drop 3 landed / 1 splashed, then a gate shot passed: 1 piece won, 2 left, the player
+    chooses again (with exactly two left: clear or stop)."""
+    state = load("rocca").new(("Ada", "Ben"))
+    state, events = drive(state, decisions)
+    assert (state.board, state.aside, state.won, state.phase) == (2, 1, 1, "choose")
+    assert [e.kind for e in events] == ["drop", "shot", "pass"]
+    assert [type(a).__name__ for a in state.legal_actions()] == ["Clear", "Stop"]
+
+
+def test_verdicts_go_to_the_referee_queue_as_input_events(decisions):
+    (msg,) = verdict_inputs(decisions[1], t=5.0)
+    assert (msg.source, msg.kind, msg.key, msg.value["verdict"], msg.t) == ("camera", "verdict", "shot", "pass", 5.0)
+
+
+def test_unsure_and_out_of_turn_events_change_nothing():
+    """An unsure verdict asks the players; a shot while a drop is awaited is refused whole."""
+    state = load("rocca").new(("Ada", "Ben"))
+    shot = {"type": "shot", "start": 1, "end": 9, "shooter": 0, "kind": "gate", "gate": None,
+            "verdict": "pass", "fouls": [], "off_board": 0}
+    with pytest.raises(VisionRejected, match="shot"):
+        apply_vision(state, shot)
+    state, _ = apply_vision(state, {"type": "drop", "start": 0, "end": 5, "landed": 4, "splashed": 0})
+    with pytest.raises(VisionRejected, match="unsure"):
+        apply_vision(state, {**shot, "verdict": "unsure", "why": "shooter lost for 12 frames"})
+    assert state.phase == "choose" and state.board == 4
+    same, events = apply_vision(state, {"type": "pickup", "start": 1, "end": 3, "stones": [2]})
+    assert same == state and events == []
+
+
+def test_a_bumped_camera_is_recalibrated_without_inventing_events():
+    """The camera is knocked a few pixels while everything rests: the markers are found again,
+    the stones keep their ids and board positions, and no drop, shot or pickup is reported."""
+    frames = shot_clip()
+    rest = frames[-1]
+    bumped = cv2.warpAffine(rest, np.float32([[1, 0, 6], [0, 1, 4]]), rest.shape[1::-1],
+                            borderMode=cv2.BORDER_REPLICATE)
+    judge = LiveJudge((400.0, 300.0), FPS)
+    stream = [*frames, *[bumped] * 20]
+    decisions = list(judge.run((f, i / FPS) for i, f in enumerate(stream)))
+    assert [e["type"] for d in decisions for e in d.events] == ["shot"]
+    assert np.abs(judge.board.corners_px - find_board(bumped, (400.0, 300.0)).corners_px).max() < 1
+    before = {s["id"]: (s["x_mm"], s["y_mm"]) for s in decisions[0].rest}
+    after = {i: tuple(f.centre) for i, f in judge.rest.items()}
+    assert set(after) == set(before)
+    assert all(np.hypot(*np.subtract(after[i], before[i])) < 1.5 for i in before)

@@ -1,0 +1,105 @@
+"""Offline analysis of a recorded Rocca video: the ``rocca-analysis/1`` JSON (docs/vision/analysis.md).
+
+The video is read once, frame by frame, through the same LiveJudge the referee uses at the table,
+so offline and live verdicts agree. Any video OpenCV can decode works (mp4v .mp4, MJPG .avi, ...).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.board import find_board
+from vision.live import Decision, LiveJudge
+from vision.stones import detect_stones
+
+SCHEMA = "rocca-analysis/1"
+
+
+class VideoError(ValueError):
+    """The video cannot be used; the message names the file and the problem."""
+
+
+@dataclass
+class Analysis:
+    """The analysis JSON and the decisions behind it (their tracks feed the annotated video)."""
+
+    doc: dict
+    decisions: list[Decision] = field(default_factory=list)
+
+
+def open_video(path: str) -> tuple[cv2.VideoCapture, float]:
+    if not os.path.isfile(path):
+        raise VideoError(f"video not found: {path}")
+    cap = cv2.VideoCapture(path)
+    if not cap.isOpened():
+        raise VideoError(f"cannot open {path}: not a video OpenCV can decode")
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    return cap, fps if fps and np.isfinite(fps) and 1 <= fps <= 1000 else 30.0
+
+
+def read_frames(path: str) -> Iterator[np.ndarray]:
+    """Every frame of a video file; a file with no decodable frame is an error."""
+    cap, _ = open_video(path)
+    try:
+        ok, frame = cap.read()
+        if not ok:
+            raise VideoError(f"cannot read any frame from {path}: empty, truncated or not a video")
+        while ok:
+            yield frame
+            ok, frame = cap.read()
+    finally:
+        cap.release()
+
+
+def analyze_video(path: str, board_mm: tuple[float, float]) -> Analysis:
+    """Judge a whole video; raises VideoError or CalibrationError with a one-line reason."""
+    cap, fps = open_video(path)
+    cap.release()
+    seen = {"count": 0, "shape": (0, 0)}
+
+    def frames() -> Iterator[tuple[np.ndarray, float]]:
+        for frame in read_frames(path):
+            seen["shape"] = frame.shape[:2]
+            seen["count"] += 1
+            yield frame, (seen["count"] - 1) / fps
+
+    judge = LiveJudge(board_mm, fps)
+    decisions = list(judge.run(frames()))
+    count, shape = seen["count"], seen["shape"]
+    events, rest = [], [{"frame": judge.initial.frame, "stones": judge.initial.rest}]
+    for d in decisions:
+        for event in d.events:
+            events.append(event)
+            rest.append({"frame": d.frame, "stones": d.rest})
+    doc = {"schema": SCHEMA,
+           "video": {"fps": fps, "frames": count, "width": shape[1], "height": shape[0]},
+           "board": {"corners_px": np.round(judge.board.corners_px, 2).tolist(),
+                     "size_mm": [float(v) for v in board_mm]},
+           "events": events,
+           "rest": rest}
+    return Analysis(doc, decisions)
+
+
+def stones_of_image(path: str, board_mm: tuple[float, float]) -> dict:
+    """The stones of one still (``tabletop rocca stones``)."""
+    if not os.path.isfile(path):
+        raise VideoError(f"image not found: {path}")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise VideoError(f"cannot read {path}: not an image OpenCV can decode")
+    board = find_board(image, board_mm)
+    stones = detect_stones(image, board)
+    return {"schema": "rocca-stones/1",
+            "image": {"width": image.shape[1], "height": image.shape[0]},
+            "board": {"corners_px": np.round(board.corners_px, 2).tolist(),
+                      "size_mm": [float(v) for v in board_mm]},
+            "stones": [{"id": i, "x_mm": round(s.x_mm, 2), "y_mm": round(s.y_mm, 2),
+                        "radius_mm": round(s.radius_mm, 2), "on_board": bool(s.on_board),
+                        "x_px": round(s.x_px, 2), "y_px": round(s.y_px, 2),
+                        "score": round(float(s.score), 3)}
+                       for i, s in enumerate(stones)]}

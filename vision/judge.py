@@ -1,0 +1,323 @@
+"""The Rocca judge: turns one settled motion episode into drop / shot / pickup events.
+
+Everything here works in board millimetres on whole tracks, after the stones have settled: a
+verdict never rests on a single frame. The geometry follows the Rubber Band ruling (RULINGS.md,
+Rocca): the band is the convex hull of the two gate stones' footprints; a shot passes a gate when
+the shooter started wholly outside the band, crossed the segment between the gate centres, ended
+wholly outside the band on the other side, and never touched either gate stone. Without a called
+gate (the camera hears no calls) the gate is any eligible gate passed cleanly ("uncalled gates").
+
+Where the evidence is too thin (the shooter was lost near the gate, a contact that the tracks can
+neither confirm nor exclude) the verdict is ``unsure`` with a ``why``, instead of a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+# Tolerances in board millimetres. They are properties of the measurement (how well a settled
+# stone's position and outline are known), not of any particular camera or stone set.
+MOVE_MM = 1.5  # a stone whose rest position changed by more than this was moved
+GRAZE_MM = 1.0  # |clearance| below this is a contact the footprints cannot decide alone
+NEAR_MM = 4.0  # a gate stone that moved was touched by the shooter if it came this close
+STEP_MM = 1.0  # paths are resampled to this step before testing for contact
+LOST_S = 0.12  # a shooter unseen for longer than this near the decisive geometry -> unsure
+
+
+def convex(points: np.ndarray) -> np.ndarray:
+    """Counter-clockwise convex hull (Andrew's monotone chain) of an Nx2 point set."""
+    pts = np.unique(np.asarray(points, dtype=np.float64).reshape(-1, 2), axis=0)
+    if len(pts) < 3:
+        return pts
+
+    def half(seq: np.ndarray) -> list[np.ndarray]:
+        out: list[np.ndarray] = []
+        for p in seq:
+            while len(out) >= 2 and _cross(out[-2], out[-1], p) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = half(pts), half(pts[::-1])
+    return np.array(lower[:-1] + upper[:-1])
+
+
+def _cross(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    return float((a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]))
+
+
+def _normals(poly: np.ndarray) -> np.ndarray:
+    edges = np.roll(poly, -1, axis=0) - poly
+    n = np.stack([edges[:, 1], -edges[:, 0]], axis=1)
+    length = np.linalg.norm(n, axis=1, keepdims=True)
+    return n[length[:, 0] > 1e-9] / length[length[:, 0] > 1e-9]
+
+
+def clearance(p: np.ndarray, q: np.ndarray) -> float:
+    """Signed gap in mm between two convex polygons: > 0 apart, < 0 overlapping (the depth).
+
+    Separating-axis test over both polygons' edge normals. Exact while they overlap; when apart
+    it can under-read a vertex-to-vertex gap by a fraction of a millimetre on fine outlines.
+    """
+    axes = np.concatenate([_normals(p), _normals(q)])
+    pp, qq = p @ axes.T, q @ axes.T
+    gaps = np.maximum(qq.min(0) - pp.max(0), pp.min(0) - qq.max(0))
+    return float(gaps.max())
+
+
+def path_clearance(path: np.ndarray, shape: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """Clearance between ``other`` and ``shape`` (a convex outline relative to its centre) placed
+    at every point of ``path``; the same separating-axis test, for all points at once."""
+    axes = np.concatenate([_normals(shape), _normals(other)])
+    sp, op = shape @ axes.T, other @ axes.T
+    shift = np.asarray(path, dtype=np.float64).reshape(-1, 2) @ axes.T
+    gaps = np.maximum(op.min(0) - (sp.max(0) + shift), (sp.min(0) + shift) - op.max(0))
+    return gaps.max(axis=1)
+
+
+def resample(path: np.ndarray, step: float = STEP_MM) -> np.ndarray:
+    """The polyline through ``path`` with points at most ``step`` mm apart (contacts between two
+    frames of a fast flick are not missed)."""
+    path = np.asarray(path, dtype=np.float64).reshape(-1, 2)
+    if len(path) < 2:
+        return path
+    out = [path[:1]]
+    for a, b in zip(path[:-1], path[1:], strict=True):
+        n = max(1, int(np.ceil(np.linalg.norm(b - a) / step)))
+        t = np.linspace(0.0, 1.0, n + 1)[1:, None]
+        out.append(a + (b - a) * t)
+    return np.concatenate(out)
+
+
+def _segments_cross(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> bool:
+    d1, d2 = _cross(c, d, a), _cross(c, d, b)
+    d3, d4 = _cross(a, b, c), _cross(a, b, d)
+    return (d1 > 0) != (d2 > 0) and (d3 > 0) != (d4 > 0)
+
+
+def crossings(path: np.ndarray, a: np.ndarray, b: np.ndarray) -> list[int]:
+    """Indices i where the path step i -> i+1 crosses the segment a-b."""
+    return [i for i in range(len(path) - 1) if _segments_cross(path[i], path[i + 1], a, b)]
+
+
+def side(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """> 0 left of the line a->b, < 0 right of it."""
+    return _cross(a, b, p)
+
+
+@dataclass(frozen=True, eq=False)
+class Footprint:
+    """A stone at rest: its centre and its convex outline, absolute board mm."""
+
+    id: int
+    centre: np.ndarray
+    outline: np.ndarray
+    on_board: bool
+
+    @property
+    def shape(self) -> np.ndarray:
+        """The outline relative to the centre (to place the stone elsewhere on its track)."""
+        return self.outline - self.centre
+
+
+@dataclass
+class Track:
+    """One stone's centre in every frame of an episode; ``seen`` is False where the position was
+    interpolated (blur, the hand over it, merged with another stone)."""
+
+    id: int
+    frames: np.ndarray
+    xy: np.ndarray
+    seen: np.ndarray
+
+    def longest_gap(self, lo: int = 0, hi: int | None = None) -> int:
+        """Longest run of unseen frames between sample indices lo and hi."""
+        run = best = 0
+        for s in self.seen[lo:hi]:
+            run = 0 if s else run + 1
+            best = max(best, run)
+        return best
+
+
+@dataclass
+class Episode:
+    """What the tracker hands the judge: rest positions before and after (ids matched across),
+    tracks of the stones that moved, and when each disturbed stone first changed."""
+
+    start: int
+    end: int
+    fps: float
+    before: dict[int, Footprint]
+    after: dict[int, Footprint]
+    tracks: dict[int, Track] = field(default_factory=dict)
+    onset: dict[int, int] = field(default_factory=dict)
+    move_mm: float = MOVE_MM  # rest positions closer than this are the same (the pixel size)
+
+    def displacement(self, sid: int) -> float:
+        return float(np.linalg.norm(self.after[sid].centre - self.before[sid].centre))
+
+    @property
+    def moved(self) -> list[int]:
+        return [s for s in self.before if s in self.after and self.displacement(s) > self.move_mm]
+
+    @property
+    def vanished(self) -> list[int]:
+        return [s for s in self.before if s not in self.after]
+
+    @property
+    def appeared(self) -> list[int]:
+        return [s for s in self.after if s not in self.before]
+
+
+def judge_episode(ep: Episode) -> list[dict]:
+    """The events of one episode, in the analysis JSON's shape (see docs/vision/analysis.md).
+
+    New stones make a drop (a single new stone among resting ones is a shot whose shooter was
+    never seen at rest: unsure); a stone set moving makes a shot; stones taken away make a
+    pickup; nothing changed (a hovering hand) makes no event.
+    """
+    events: list[dict] = []
+    if len(ep.appeared) == 1 and not ep.moved and sum(f.on_board for f in ep.before.values()) >= 2:
+        events.append(_unseen_shooter(ep, ep.appeared[0]))
+    elif ep.appeared:
+        landed = sum(ep.after[s].on_board for s in ep.appeared)
+        events.append({"type": "drop", "start": ep.start, "end": ep.end,
+                       "landed": landed, "splashed": len(ep.appeared) - landed})
+    elif ep.moved:
+        events.append(judge_shot(ep))
+    if ep.vanished:
+        start = min((ep.onset.get(s, ep.start) for s in ep.vanished), default=ep.start)
+        events.append({"type": "pickup", "start": start, "end": ep.end,
+                       "stones": sorted(ep.vanished)})
+    return events
+
+
+def _unseen_shooter(ep: Episode, sid: int) -> dict:
+    """One stone turned up among stones at rest, and none left: a drop brings the whole ante
+    (two stones or more), so this was a shot by a stone never seen at rest before it. Where it
+    came from is unknown, so the verdict is for the players."""
+    on = sum(f.on_board for f in ep.before.values()) + 1
+    return {"type": "shot", "start": ep.start, "end": ep.end, "shooter": sid,
+            "kind": "gate" if on >= 3 else "clear", "gate": None, "verdict": "unsure",
+            "fouls": [], "off_board": 0, "why": "the shooter was not seen before the shot"}
+
+
+def shooter_of(ep: Episode) -> int:
+    """The stone the hand set moving: the first moved stone to change, the farthest moved on a tie."""
+    return min(ep.moved, key=lambda s: (ep.onset.get(s, ep.end), -ep.displacement(s)))
+
+
+def judge_shot(ep: Episode) -> dict:
+    shooter = shooter_of(ep)
+    on_before = [s for s, f in ep.before.items() if f.on_board]
+    off = [s for s in on_before if s in ep.after and not ep.after[s].on_board]
+    kind = "gate" if len(on_before) >= 3 else "clear"
+    event = {"type": "shot", "start": ep.onset.get(shooter, ep.start), "end": ep.end,
+             "shooter": shooter, "kind": kind, "gate": None, "verdict": "pass", "fouls": [],
+             "off_board": len(off)}
+    path = _shooter_path(ep, shooter)
+    if len(on_before) < 2 or shooter not in on_before:
+        event["why"] = f"the shooter was not one of {len(on_before)} stones on the board"
+    elif kind == "clear":
+        _judge_clear(ep, shooter, path, event)
+    else:
+        _judge_gate(ep, shooter, path, [s for s in on_before if s != shooter], event)
+    if off:
+        event["fouls"].append("off_board")
+    if event["fouls"]:
+        event["verdict"] = "foul"
+    elif "why" in event:
+        event["verdict"] = "unsure"
+    return event
+
+
+def _shooter_path(ep: Episode, shooter: int) -> np.ndarray:
+    """The shooter's centre from its rest before to its rest after (through its track)."""
+    pts = [ep.before[shooter].centre[None]]
+    if shooter in ep.tracks:
+        pts.append(ep.tracks[shooter].xy)
+    pts.append(ep.after[shooter].centre[None])
+    return np.concatenate(pts)
+
+
+def _contact(ep: Episode, shooter: int, path: np.ndarray, other: int) -> tuple[bool | None, str]:
+    """Did the shooter touch ``other``? True / False, or None with the reason it cannot tell.
+
+    A stone the shooter came near that then moved was touched; overlapping footprints on the
+    track are a touch; a near miss with a stone that did not move at all is not.
+    """
+    gap = float(path_clearance(resample(path), ep.before[shooter].shape,
+                               ep.before[other].outline).min())
+    moved = other in ep.after and ep.displacement(other) > ep.move_mm
+    if other not in ep.after:
+        return None, f"stone {other} vanished during the shot"
+    if moved and gap < NEAR_MM:
+        return True, ""
+    if gap < -GRAZE_MM:
+        return True, ""
+    if gap <= GRAZE_MM and not moved and ep.displacement(other) > ep.move_mm / 3:
+        return None, f"possible graze of stone {other} ({gap:+.1f} mm)"
+    return False, ""
+
+
+def _lost_near(ep: Episode, shooter: int) -> str:
+    """Why the shooter's track is too thin to judge, or ''."""
+    track = ep.tracks.get(shooter)
+    if track is None or not len(track.frames):
+        return "" if ep.displacement(shooter) <= 3 * ep.move_mm else "shooter not tracked"
+    gap = track.longest_gap()
+    if gap > LOST_S * ep.fps:
+        return f"shooter lost for {gap} frames"
+    return ""
+
+
+def _judge_clear(ep: Episode, shooter: int, path: np.ndarray, event: dict) -> None:
+    other = next(s for s, f in ep.before.items() if f.on_board and s != shooter)
+    hit, why = _contact(ep, shooter, path, other)
+    if hit is None:
+        event["why"] = why
+    elif not hit:
+        event["fouls"].append("missed_clear")
+
+
+def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
+                event: dict) -> None:
+    me = ep.before[shooter]
+    end = ep.after[shooter]
+    touched: list[tuple[int, int, bool]] = []
+    doubts: list[str] = []
+    beyond = False  # came to rest past some eligible gate without its track crossing it
+    for a, b in combinations(sorted(others), 2):
+        ga, gb = ep.before[a], ep.before[b]
+        band = convex(np.concatenate([ga.outline, gb.outline]))
+        if clearance(convex(me.outline), band) <= 0:
+            continue  # RULINGS: a shooter overlapping the band before the shot is not eligible
+        s0, s1 = side(me.centre, ga.centre, gb.centre), side(end.centre, ga.centre, gb.centre)
+        through = s0 * s1 < 0 and clearance(convex(end.outline), band) > 0
+        if not crossings(path, ga.centre, gb.centre):
+            beyond |= through
+            continue
+        hits = [_contact(ep, shooter, path, g) for g in (a, b)]
+        if any(h is True for h, _ in hits):
+            touched.append((a, b, through))
+        elif any(h is None for h, _ in hits):
+            doubts += [w for h, w in hits if h is None]
+        elif through:
+            event["gate"] = [a, b]
+            return
+    if touched:
+        a, b, through = touched[0]
+        event["gate"] = [a, b]
+        event["fouls"] += ["touched_gate"] if through else ["touched_gate", "not_through"]
+        return
+    if doubts:
+        event["why"] = doubts[0]
+        return
+    lost = _lost_near(ep, shooter) if beyond else ""
+    if lost:
+        event["why"] = lost  # it may have gone through a gate while out of sight
+        return
+    event["fouls"].append("not_through")

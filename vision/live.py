@@ -1,0 +1,136 @@
+"""The judge fed frame by frame: from a camera, a video file or generated frames alike.
+
+``LiveJudge.feed(frame, timestamp)`` costs a thumbnail difference on a still frame; when a motion
+episode settles it detects the stones at rest, follows the ones that moved, and returns the events
+decided (drop, shot, pickup) with the positions at rest after them. The offline analyzer
+(vision/analyze.py) is this same loop over a video file, so live and offline verdicts agree.
+
+During an episode the judge keeps (views of) the frames it was given: a frame source must hand
+over a new array for every frame (OpenCV captures, picamera2 and the generator all do).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.board import Board, BoardWatch, CalibrationError, find_board
+from vision.judge import Episode, Footprint, judge_episode
+from vision.stones import detect_stones
+from vision.tracking import EpisodeTracker, MotionSegmenter, Segment, View
+
+CALIBRATE_S = 2.0  # give up finding the markers after this long at the start
+
+
+@dataclass
+class Decision:
+    """Events decided when one episode settled, and the stones at rest after them."""
+
+    frame: int
+    events: list[dict]
+    rest: list[dict]
+    episode: Episode | None  # None for the initial scene
+
+
+def rest_json(rest: dict[int, Footprint]) -> list[dict]:
+    return [{"id": sid, "x_mm": round(float(f.centre[0]), 2), "y_mm": round(float(f.centre[1]), 2),
+             "on_board": bool(f.on_board)} for sid, f in sorted(rest.items())]
+
+
+@dataclass
+class LiveJudge:
+    """Calibrates on the first frames, then judges every episode as it settles."""
+
+    board_mm: tuple[float, float]
+    fps: float = 0.0  # 0: estimated from the timestamps
+    board: Board | None = None
+    frame: int = -1
+    _stamps: list[float] = field(default_factory=list)
+    _segmenter: MotionSegmenter | None = None
+    _tracker: EpisodeTracker | None = None
+    _watch: BoardWatch | None = None
+    _first_error: CalibrationError | None = None
+    _last: np.ndarray | None = None
+    initial: Decision | None = None  # the stones at rest when judging began (no events)
+
+    @property
+    def rest(self) -> dict[int, Footprint]:
+        return dict(self._tracker.rest) if self._tracker else {}
+
+    def _rate(self) -> float:
+        if self.fps > 0:
+            return self.fps
+        if len(self._stamps) >= 2 and self._stamps[-1] > self._stamps[0]:
+            return (len(self._stamps) - 1) / (self._stamps[-1] - self._stamps[0])
+        return 30.0
+
+    def feed(self, frame: np.ndarray, timestamp: float | None = None) -> Decision | None:
+        """One frame in; a Decision when an episode has just been judged (else None)."""
+        self.frame += 1
+        self._last = frame
+        if timestamp is not None and len(self._stamps) < 30:
+            self._stamps.append(float(timestamp))
+        if self.board is None:
+            self._calibrate(frame)
+            return None
+        seg = self._segmenter.push(self.frame, frame)
+        return self._settled(seg) if seg else None
+
+    def _calibrate(self, frame: np.ndarray) -> None:
+        try:
+            self.board = find_board(frame, self.board_mm)
+        except CalibrationError as exc:
+            self._first_error = self._first_error or exc
+            if self.frame >= CALIBRATE_S * self._rate():
+                raise self._first_error from None
+            return
+        self._watch = BoardWatch(self.board)
+        view = View.of(self.board, frame.shape)
+        self._segmenter = MotionSegmenter(self._rate(), view)
+        self._segmenter.reset(frame)
+        self._tracker = EpisodeTracker(self.board, view, self._detector(), self._rate())
+        self._tracker.start(frame)
+        self.initial = Decision(self.frame, [], rest_json(self._tracker.rest), None)
+
+    def _detector(self):
+        board = self.board
+        return lambda img, ignore: detect_stones(img, board, ignore)
+
+    def _settled(self, seg: Segment) -> Decision | None:
+        report = self._watch.check(seg.after)
+        if report.status == "moved":  # a bumped camera: re-anchor, positions in mm stay valid
+            self.board = report.board
+            view = View.of(self.board, seg.after.shape)
+            self._segmenter.view = self._tracker.view = view
+            self._segmenter.reset(seg.after)
+            self._tracker.board = self.board
+            self._tracker.detect = self._detector()
+            self._tracker.relocate(seg.after)
+            return None  # what moved was the camera: the stones are found again, not judged
+        self._tracker.level = self._segmenter.small_level
+        episode = self._tracker.episode(seg)
+        events = judge_episode(episode)
+        if not events:
+            return None
+        return Decision(seg.end, events, rest_json(self._tracker.rest), episode)
+
+    def run(self, frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[Decision]:
+        """Every decision over a frame source of (frame, timestamp) pairs, to its end."""
+        for frame, stamp in frames:
+            decision = self.feed(frame, stamp)
+            if decision:
+                yield decision
+        if self.board is None:
+            raise self._first_error or CalibrationError("no frames to calibrate the board from")
+        decision = self.finish()
+        if decision:
+            yield decision
+
+    def finish(self) -> Decision | None:
+        """End of the stream: judge an episode that had not settled yet (on the last frame)."""
+        if self._segmenter is None or self._last is None:
+            return None
+        seg = self._segmenter.flush(self._last)
+        return self._settled(seg) if seg else None
