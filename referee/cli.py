@@ -14,6 +14,9 @@ COMMANDS = [
     "referee.commands.play",
     "referee.commands.demo",
     "referee.commands.sim",
+    "referee.commands.config",
+    "referee.commands.run",
+    "referee.commands.journal",
 ]
 
 

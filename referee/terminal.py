@@ -146,13 +146,15 @@ class TerminalGame:
 
 
 def list_moves(state: State) -> str:
-    """The legal actions, wrapped to the terminal, then the ones the referee may apply."""
+    """Their count, the legal actions wrapped to the terminal, a hint, then the ones the referee
+    may apply at any time (its timer)."""
     legal = [a.notation() for a in state.legal_actions()]
     lines = [f"  {len(legal)} legal action(s):",
-             textwrap.fill(", ".join(legal), width=78, initial_indent="  ", subsequent_indent="  ")]
+             textwrap.fill(", ".join(legal), width=78, initial_indent="  ", subsequent_indent="  "),
+             "  type one, or 'help'"]
     external = [a.notation() for a in state.external_actions()]
     if external:
-        lines.append(f"  at any time: {', '.join(external)}")
+        lines.append(f"  at any time: {', '.join(external)} (the referee's timer)")
     return "\n".join(lines)
 
 
