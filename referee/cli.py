@@ -17,6 +17,7 @@ COMMANDS = [
     "referee.commands.config",
     "referee.commands.run",
     "referee.commands.journal",
+    "referee.commands.kiosk",
 ]
 
 
