@@ -180,9 +180,10 @@ class Night:
         self.version = 0
         row = journal.unfinished()
         if row is not None and row.game in kiosk.games:
-            self._begin(Session(journal, row, table=self._table_for(len(row.players)), dice=dice,
-                                bots=self._bots(row.players), echo=self._log))
-            self.echo(f"resumed game {row.id} ({row.game}) after {self.session.resumed_actions} actions")
+            session = Session(journal, row, table=self._table_for(len(row.players)), dice=dice,
+                              bots=self._bots(row.players), echo=self._log)
+            self.echo(f"resumed game {row.id} ({row.game}) after {session.resumed_actions} actions")
+            self._begin(session)
         else:
             self.draw()
 
