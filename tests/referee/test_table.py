@@ -48,7 +48,7 @@ def table(tmp_path):
         opened.append(wiring)
         return memory_display(wiring["width"], wiring["height"], wiring["rotate"])
 
-    wiring = wire_config(config, events.put, pin_factory=factory, display_factory=display_factory)
+    wiring = wire_config(config, events, pin_factory=factory, display_factory=display_factory)
     journal = Journal(tmp_path / "j.sqlite")
     session = Session.open(journal, config.game, config.seat_names, table=wiring.table)
     session.redraw()
@@ -76,7 +76,8 @@ def test_displays_are_opened_with_the_wiring_the_config_names(table):
 
 
 def test_rocca_drop_and_shot_reported_on_the_configured_panels(table):
-    """Rocca: a turn starts with the drop; a clean gate shot lets the player go on."""
+    """Rocca, "Starting a turn" / "Shooting through a gate": the turn opens with the drop, then
+    the shooter's panel shoots and anyone at the table may report the clean pass."""
     factory, events, session, wiring, _ = table
     assert screen(wiring, 0)[0] == "ana: enter outcome"
     press(factory, events, session, 20)      # ana presses 2: two pieces splashed
