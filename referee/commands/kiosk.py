@@ -1,7 +1,8 @@
 """``tabletop kiosk``: the game night, as the systemd service runs it; and the big screen's browser.
 
     tabletop kiosk --config /etc/tabletop/table.toml     # the service's ExecStart
-    tabletop kiosk --config table.toml --sim            # the same night on emulated displays
+    tabletop kiosk --config table.toml --sim            # the same night on emulated displays,
+                                                        # the keyboard as every seat's panel
     tabletop kiosk --screen http://127.0.0.1:8080/       # Chromium in kiosk mode, once the page answers
 
 Under systemd a relative journal path in the config lands in ``$STATE_DIRECTORY`` (the unit's
@@ -13,6 +14,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -23,6 +25,7 @@ from luma.core.error import Error as LumaError
 
 from device.camera import CameraError, open_camera
 from device.events import InputEvent
+from device.keyboard import HELP, KeyboardInput
 from engines.core import IllegalAction, OptionError
 from referee.cli import UserError
 from referee.config import ConfigError, TableConfig
@@ -102,6 +105,9 @@ def run(args) -> int:
         web = BigScreen(lambda: night.published, events.put, kiosk.admin_pin, camera,
                         kiosk.web_bind, kiosk.web_port).start()
         print(f"game night: journal {path}, big screen {web.url}", flush=True)
+        if args.sim and sys.stdin.isatty():  # a person at the desktop plays every seat's panel
+            print(HELP)
+            KeyboardInput(events.put, sys.stdin).start()
         signal.signal(signal.SIGTERM, lambda *_: events.put(InputEvent(source="systemd", kind="quit")))
         night.run(events)
     except (OptionError, IllegalAction, JournalError, CameraError) as exc:
