@@ -5,7 +5,13 @@ import json
 
 import pytest
 
+from device.displays import memory_display
+from device.events import InputEvent
+from device.font import read_lines
+from referee.journal import Journal
 from referee.kiosk_config import KioskConfig
+from referee.night import Night
+from referee.session import Table
 
 from .table import PIG_TARGET, KioskTable
 
@@ -173,17 +179,9 @@ def test_a_result_lost_to_a_power_cut_is_rebuilt_from_the_journal(table):
 
 def test_a_table_too_small_for_a_game_stays_on_the_choose_screen(factory, tmp_path):
     """Rocketball is for two: a one-seat table cannot start it, and says why."""
-    from device.displays import memory_display
-    from referee.journal import Journal
-    from referee.night import Night
-    from referee.session import Table
-
     d = memory_display()
     night = Night(Journal(tmp_path / "j.sqlite"), Table({None: [d]}), ["solo"],
                   KioskConfig(games=("rocketball", "rocca")))
-    from device.events import InputEvent
-    from device.font import read_lines
-
     night.handle(InputEvent("script", "press", "ok"))
     night.handle(InputEvent("script", "press", "ok"))
     assert night.phase == "choose"

@@ -6,7 +6,8 @@ import urllib.request
 
 import pytest
 
-from referee.kiosk_config import KioskConfig
+from referee.config import ConfigError
+from referee.kiosk_config import KioskConfig, parse_kiosk
 from referee.web.server import MAX_WRONG_PINS, BigScreen
 
 from .table import KioskTable
@@ -94,9 +95,6 @@ def test_the_admin_pin_abandons_the_game_and_wrong_pins_lock_the_page(table):
 
 
 def test_kiosk_config_checks_name_the_key():
-    from referee.config import ConfigError
-    from referee.kiosk_config import parse_kiosk
-
     cases = {
         "kiosk.games: unknown game 'chess'": {"games": ["chess"]},
         "kiosk.web.bind: 'everywhere' is not an IP address": {"web": {"bind": "everywhere"}},
