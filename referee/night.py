@@ -27,7 +27,7 @@ from engines.core.records import replay
 from engines.core.registry import game_class
 from engines.core.state import Game
 
-from .journal import Journal
+from .journal import Journal, JournalError
 from .kiosk_config import KioskConfig
 from .notify import Notifier
 from .screens import draw, mover_text, score_text
@@ -93,8 +93,11 @@ class Results:
             row = self.journal.game(game_id)
             winners: list[str] = []
             if row.result != "abandoned":
-                final = replay(self.journal.record(game_id)).final
-                if final.result:
+                try:
+                    final = replay(self.journal.record(game_id)).final
+                except (ValueError, KeyError, ImportError):  # kept with its result text, no winners
+                    final = None
+                if final and final.result:
                     winners = [row.players[i] for i in final.result.winners]
             self.record(game_id, winners)
 
@@ -178,10 +181,19 @@ class Night:
         self.tickers: list[Ticker] = []
         self.published: dict[str, Any] = {}
         self.version = 0
+        self.refusal = ""
+        """Why the last ok on a menu did nothing (shown until the next menu key)."""
         row = journal.unfinished()
         if row is not None and row.game in kiosk.games:
-            session = Session(journal, row, table=self._table_for(len(row.players)), dice=dice,
-                              bots=self._bots(row.players), echo=self._log)
+            try:
+                session = Session(journal, row, table=self._table_for(len(row.players)), dice=dice,
+                                  bots=self._bots(row.players), echo=self._log)
+            except (JournalError, ValueError, KeyError, ImportError) as exc:  # a game this build cannot replay
+                journal.abandon(row.id)
+                self.results.record(row.id, [])
+                self._log(f"game {row.id} ({row.game}) could not be resumed and was abandoned: {exc}")
+                self.draw()
+                return
             self.echo(f"resumed game {row.id} ({row.game}) after {session.resumed_actions} actions")
             self._begin(session)
         else:
@@ -191,6 +203,7 @@ class Night:
 
     def _go(self, phase: str, items: list[str] | None = None, index: int = 0) -> None:
         self.phase = phase
+        self.refusal = ""
         self.menu = Menu(items or [], index)
         self.draw()
 
@@ -202,10 +215,12 @@ class Night:
         cls = game_class(self.game_id)
         counts = [n for n in range(cls.min_players, cls.max_players + 1) if n <= len(self.seats)]
         if not counts:
-            self.log.append(f"{cls.title} needs {cls.min_players} seats; this table has {len(self.seats)}")
-            return self._choose()
+            self._choose()
+            self.refusal = f"{cls.title} needs {cls.min_players} seats; this table has {len(self.seats)}"
+            self._log(self.refusal)
+            return self.draw()
         self.player_count = counts[0] if self.player_count not in counts else self.player_count
-        self._go("players", [f"{n} players" for n in counts], counts.index(self.player_count))
+        self._go("players", [f"{n} player{'s' if n > 1 else ''}" for n in counts], counts.index(self.player_count))
 
     def _options(self) -> None:
         cls = game_class(self.game_id)
@@ -219,6 +234,13 @@ class Night:
 
     def _start(self) -> None:
         players = self.seats[:self.player_count]
+        try:  # the engine's own checks first, so a refused set-up never becomes a journal entry
+            game_class(self.game_id)(self.options).new(players)
+        except ValueError as exc:
+            self.refusal = str(exc)
+            self._log(f"not started: {exc}")
+            self.draw()
+            return
         session = Session.open(self.journal, self.game_id, players, self.options, self.seed, resume=False,
                                table=self._table_for(len(players)), dice=self.dice,
                                bots=self._bots(players), echo=self._log)
@@ -303,6 +325,7 @@ class Night:
             s.redraw()
 
     def _menu_key(self, key: str) -> None:
+        self.refusal = ""
         if key in MENU_KEYS:
             if self.phase != "attract" and self.phase != "results":
                 self.menu.move(MENU_KEYS[key])
@@ -366,6 +389,8 @@ class Night:
             return lines + [""] * (height - len(lines) - 1) + ["ok: next game"], 0
         title = {"choose": "choose a game", "players": game_class(self.game_id).title,
                  "options": "options (ok=change)"}[ph]
+        if self.refusal:
+            return [title, *wrap("no: " + self.refusal, width)][:height], 0
         return [title] + self.menu.window(height - 2) + ["ok=take back=return"[:width]], 0
 
     def draw(self) -> None:

@@ -99,7 +99,7 @@ def test_players_screen_offers_every_count_the_game_and_the_table_allow(table):
     t.press("ana", "ok")
     t.press("ana", "down", 2)
     t.press("ana", "ok")
-    assert t.screen(None)[1:4] == [">1 players", " 2 players", " 3 players"]
+    assert t.screen(None)[1:4] == [">1 player", " 2 players", " 3 players"]
     t.press("ana", "down", 2)
     t.press("ana", "ok")
     t.press("ana", "ok")
@@ -185,10 +185,42 @@ def test_a_table_too_small_for_a_game_stays_on_the_choose_screen(factory, tmp_pa
     night.handle(InputEvent("script", "press", "ok"))
     night.handle(InputEvent("script", "press", "ok"))
     assert night.phase == "choose"
-    assert "Rocketball needs 2 seats; this table has 1" in night.log
+    shown = " ".join(read_lines(d.image)[1:])
+    assert shown.startswith("no: Rocketball needs 2 seats; this table has 1")
     night.handle(InputEvent("script", "press", "down"))
     night.handle(InputEvent("script", "press", "ok"))
-    assert read_lines(d.image)[:2] == ["Rocca", ">1 players"]
+    assert read_lines(d.image)[:2] == ["Rocca", ">1 player"]
+
+
+def test_a_set_up_the_rules_refuse_is_explained_and_never_started(table):
+    """Rocca alone is its solitaire variant: one player without the solitaire option is refused
+    with the engine's reason, and nothing is written until the option is switched on."""
+    t = table
+    t.press("ana", "ok")
+    t.press("ana", "down", 2)
+    t.press("ana", "ok")  # Rocca
+    t.press("ana", "ok")  # 1 player
+    t.press("ana", "ok")  # start
+    assert t.night.phase == "options" and t.journal.games() == []
+    assert " ".join(t.screen(None)[1:]).startswith("no: Rocca needs 2 to 6 players; to play alone, set option")
+    solitaire = t.night.menu.items.index("solitaire: off")
+    t.press("ana", "down", solitaire)
+    t.press("ana", "ok")
+    t.press("ana", "up", solitaire)
+    t.press("ana", "ok")
+    assert t.night.phase == "play" and t.night.session.state.players == ("ana",)
+
+
+def test_a_game_that_cannot_be_resumed_is_abandoned_not_a_crash_loop(table):
+    """A journal the engine refuses to replay must not stop the kiosk from starting."""
+    t = table
+    start_pig(t)
+    game = t.night.session.row.id
+    t.journal.db.execute("INSERT INTO entries VALUES (?, 999, 'action', 'fly away', 0, 0)", (game,))
+    t.reboot()
+    assert t.night.phase == "attract"
+    assert t.journal.game(game).result == "abandoned"
+    assert any("could not be resumed" in line for line in t.night.log)
 
 
 def test_pig_target_comes_from_the_config(table):
