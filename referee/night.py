@@ -196,6 +196,7 @@ class Night:
                 return
             self.echo(f"resumed game {row.id} ({row.game}) after {session.resumed_actions} actions")
             self._begin(session)
+            self.publish()
         else:
             self.draw()
 

@@ -159,6 +159,7 @@ def test_a_game_in_play_resumes_after_a_reboot_where_it_stood(table):
     t.reboot()
     assert t.night.phase == "play"
     assert t.night.session.row.id == game and t.night.session.state == before
+    assert t.night.published["phase"] == "play" and t.night.published["game_number"] == game
     mover = before.players[before.to_move]
     assert t.screen(before.to_move)[0] == f"{mover}: your go"
 
