@@ -334,7 +334,8 @@ class Session:
             extra, text_px = None, device.width
             if picture and device.width >= 128:
                 text_px = device.width - picture.width
-                cursor = getattr(self.controller, "cursor", None) if seat == self.state.to_move else None
+                mine = seat is not None and seat == self.state.to_move
+                cursor = getattr(self.controller, "cursor", None) if mine else None
                 extra = partial(picture.paint, state=self.state, x0=text_px + 2, cursor=cursor)
             w, h = text_px // CELL_W, device.height // CELL_H
             if seat is None:

@@ -129,6 +129,7 @@ def test_rocketball_board_picture_shows_the_ball_and_only_the_movers_cursor(tmp_
     frame_corner = (x0 + 1 * 5 - 1, y0 + 5 * 5 - 1)
     assert lit(displays, mover, *frame_corner)
     assert not lit(displays, other, *frame_corner)
+    assert not lit(displays, None, *frame_corner)  # the table shows the board, no cursor
 
 
 def test_rocketball_timed_tug_of_war_the_referees_timer_reverses_the_goals_with_a_banner(tmp_path):
