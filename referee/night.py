@@ -50,7 +50,6 @@ NIGHT_OFFSET = 12 * 3600
 """A game night runs past midnight: a night is named by the date twelve hours before."""
 
 MENU_KEYS = {"up": -1, "left": -1, "down": 1, "right": 1}
-PHASES = ("attract", "choose", "players", "options", "play", "confirm", "results")
 
 
 def night_of(t: float) -> str:
@@ -131,7 +130,7 @@ def option_choices(game: type[Game]) -> list[tuple[str, list[Any]]]:
 
 
 def value_text(value: Any) -> str:
-    return {True: "on", False: "off"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 
 @dataclass
