@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean system-tools
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -17,7 +17,23 @@ $(STAMP): $(BIN)/python pyproject.toml
 demo: $(STAMP)
 	$(BIN)/tabletop demo
 
-test: $(STAMP)
+# What the tests drive besides Python: a real headless Chromium (the big screen) and
+# systemd-analyze (the units). Installed from Debian with apt-get where missing, else untouched.
+SYSTEM_TOOLS := chromium:chromium systemd-analyze:systemd
+
+system-tools:
+	@missing=""; \
+	for pair in $(SYSTEM_TOOLS); do \
+	  command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing with apt-get"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+test: $(STAMP) system-tools
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

@@ -19,6 +19,7 @@ COMMANDS = [
     "referee.commands.run",
     "referee.commands.journal",
     "referee.commands.rocca",
+    "referee.commands.kiosk",
 ]
 
 

@@ -308,6 +308,7 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
         buzzer_pin = bz.pin("pin", required=True)
         claim("buzzer.pin", buzzer_pin)
         bz.done()
+    top.data.pop("kiosk", None)  # the game night's own section, read by referee.kiosk_config
     top.done()
     if game is not None:
         _check_game(game, options, len(seats))

@@ -84,7 +84,14 @@ def installed_games() -> list[str]:
     return out
 
 
-DEMO_PARTS: list[DemoPart] = [game_part(gid) for gid in installed_games()]
+DEMO_PARTS: list[DemoPart] = []
+"""Parts played after the installed games' own (a later part appends itself here)."""
+
+
+def tour() -> list[DemoPart]:
+    """Every game installed when the tour starts (not when this module was first imported: a
+    game registered later, or a test's toy game registered then, must not freeze the list)."""
+    return [game_part(gid) for gid in installed_games()] + DEMO_PARTS
 
 
 def register(sub) -> None:
@@ -105,11 +112,12 @@ def run(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     summary: list[str] = []
-    for part in DEMO_PARTS:
+    parts = tour()
+    for part in parts:
         if not args.quiet:
             print(f"demo: {part.name} ...", flush=True)
         summary += part.run(out, args.seed, args.max_actions, args.seconds)
-    print(f"demo: {len(DEMO_PARTS)} parts in {time.monotonic() - started:.1f} s, written to {out}/")
+    print(f"demo: {len(parts)} parts in {time.monotonic() - started:.1f} s, written to {out}/")
     for line in summary:
         print(line)
     return 0

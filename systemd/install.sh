@@ -1,0 +1,112 @@
+#!/bin/sh
+# Install the Tabletop Companion referee as a game-night kiosk on Raspberry Pi OS.
+# Safe to run again (an upgrade is the same command). See docs/kiosk.md.
+#
+#   sudo systemd/install.sh [--config TABLE.toml] [--prefix /opt/tabletop] [--root DIR]
+#                           [--no-venv] [--dry-run]
+#
+# --root DIR   install into DIR as if it were / (an image being prepared, or a test): files,
+#              the account (systemd-sysusers --root) and the enablement (systemctl --root);
+#              nothing running is touched.
+# --dry-run    print every step, change nothing.
+# --no-venv    leave PREFIX/venv alone (it is managed some other way).
+set -eu
+
+PREFIX=/opt/tabletop
+ROOT=
+CONFIG=
+DRY_RUN=0
+VENV=1
+SRC=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+
+die() { echo "install.sh: $*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; PREFIX=$2; shift 2 ;;
+        --root) [ $# -ge 2 ] || die "--root needs a directory"; ROOT=$2; shift 2 ;;
+        --config) [ $# -ge 2 ] || die "--config needs a file"; CONFIG=$2; shift 2 ;;
+        --no-venv) VENV=0; shift ;;
+        --dry-run) DRY_RUN=1; shift ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        *) die "unknown argument $1 (try --help)" ;;
+    esac
+done
+case "$PREFIX" in /*) ;; *) die "--prefix must be an absolute path, not $PREFIX" ;; esac
+if [ -n "$ROOT" ]; then
+    [ -d "$ROOT" ] || die "--root $ROOT is not a directory"
+    ROOT=$(CDPATH= cd -- "$ROOT" && pwd)
+fi
+if [ -n "$CONFIG" ] && [ ! -f "$CONFIG" ]; then die "--config $CONFIG: no such file"; fi
+if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
+    die "run as root (sudo), or with --dry-run to see what it would do"
+fi
+
+CONFDIR=/etc/tabletop
+UNIT=tabletop-referee.service
+CHANGED=0
+
+run() {
+    if [ "$DRY_RUN" = 1 ]; then echo "would run: $*"; else echo "run: $*"; "$@"; fi
+}
+
+# put SRC DEST MODE: render @PREFIX@/@CONFIG@ into ROOT/DEST, only if it differs
+put() {
+    dest="$ROOT$2"
+    tmp=$(mktemp)
+    sed -e "s#@PREFIX@#$PREFIX#g" -e "s#@CONFIG@#$CONFDIR/table.toml#g" "$1" > "$tmp"
+    if [ -f "$dest" ] && cmp -s "$tmp" "$dest"; then
+        echo "unchanged: $2"
+    elif [ "$DRY_RUN" = 1 ]; then
+        echo "would install: $2 (mode $3)"
+    else
+        install -D -m "$3" "$tmp" "$dest"
+        echo "installed: $2"
+        CHANGED=$((CHANGED + 1))
+    fi
+    rm -f "$tmp"
+}
+
+# 1. the account and its groups (gpio, i2c, spi, dialout, video)
+put "$SRC/systemd/tabletop.sysusers" /etc/sysusers.d/tabletop.conf 0644
+if [ -n "$ROOT" ]; then
+    run systemd-sysusers --root="$ROOT" tabletop.conf
+else
+    run systemd-sysusers tabletop.conf
+fi
+
+# 2. the program: a venv that also sees Raspberry Pi OS's picamera2 (python3-picamera2)
+if [ "$VENV" = 1 ]; then
+    [ -x "$ROOT$PREFIX/venv/bin/python" ] || run python3 -m venv --system-site-packages "$ROOT$PREFIX/venv"
+    run "$ROOT$PREFIX/venv/bin/python" -m pip install --quiet --upgrade "$SRC"
+fi
+put "$SRC/docs/kiosk.md" "$PREFIX/share/doc/kiosk.md" 0644
+
+# 3. the table config: never overwritten (it is the table's own); an example the first time
+if [ -f "$ROOT$CONFDIR/table.toml" ]; then
+    echo "kept: $CONFDIR/table.toml"
+else
+    put "${CONFIG:-$SRC/docs/examples/kiosk.toml}" "$CONFDIR/table.toml" 0644
+fi
+
+# 4. the service, the panels' udev rule, the big screen's autostart entry
+put "$SRC/systemd/tabletop-referee.service.in" "/etc/systemd/system/$UNIT" 0644
+put "$SRC/systemd/99-tabletop-panels.rules" /etc/udev/rules.d/99-tabletop-panels.rules 0644
+put "$SRC/systemd/tabletop-bigscreen.desktop.in" /etc/xdg/autostart/tabletop-bigscreen.desktop 0644
+
+# 5. switch it on
+if [ -n "$ROOT" ]; then
+    [ -L "$ROOT/etc/systemd/system/multi-user.target.wants/$UNIT" ] && echo "enabled: $UNIT" \
+        || run systemctl --root="$ROOT" enable "$UNIT"
+else
+    if command -v raspi-config >/dev/null 2>&1; then
+        run raspi-config nonint do_i2c 0   # 0 means: enable
+        run raspi-config nonint do_spi 0
+    fi
+    run udevadm control --reload
+    run udevadm trigger --subsystem-match=tty --action=add
+    run systemctl daemon-reload
+    run systemctl enable "$UNIT"
+    run systemctl restart "$UNIT"
+fi
+[ "$DRY_RUN" = 1 ] && echo "dry run: nothing was changed" || echo "done (files changed: $CHANGED)"

@@ -1,0 +1,109 @@
+"""The big-screen server over HTTP: read-only by default, one action behind the admin PIN."""
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+from referee.config import ConfigError
+from referee.kiosk_config import KioskConfig, parse_kiosk
+from referee.web.server import MAX_WRONG_PINS, BigScreen
+
+from .table import KioskTable
+
+
+def fetch(url, data=None, method=None):
+    body = json.dumps(data).encode() if data is not None else None
+    req = urllib.request.Request(url, body, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers, exc.read()
+
+
+@pytest.fixture
+def table(factory, tmp_path):
+    t = KioskTable(factory, tmp_path / "night.sqlite")
+    yield t
+    t.close()
+
+
+def serve(t: KioskTable, pin=None) -> BigScreen:
+    return BigScreen(lambda: t.night.published, t.events.put, pin, port=0).start()
+
+
+def test_serves_the_page_and_the_nights_state_on_localhost_only(table):
+    screen = serve(table)
+    try:
+        assert screen.httpd.server_address[0] == "127.0.0.1"
+        assert KioskConfig(games=("pig",)).web_bind == "127.0.0.1"
+        status, headers, body = fetch(screen.url)
+        assert status == 200 and headers["Content-Type"].startswith("text/html")
+        assert b"<title>Tabletop Companion</title>" in body
+        state = json.loads(fetch(screen.url + "state.json")[2])
+        assert state["phase"] == "attract" and state["camera"] is False
+        table.press("ana", "ok")
+        table.press("ana", "ok")
+        table.press("ana", "ok")
+        table.press("ana", "ok")
+        state = json.loads(fetch(screen.url + "state.json")[2])
+        assert state["phase"] == "play" and state["title"] == "Pig" and state["players"] == ["ana", "ben"]
+        assert state["turn"] == "ana to move" and "ana" in state["board"]
+        assert fetch(screen.url + "camera.jpg")[0] == 404
+        assert fetch(screen.url + "nothing")[0] == 404
+    finally:
+        screen.close()
+
+
+def test_without_a_pin_the_page_cannot_act(table):
+    screen = serve(table)
+    try:
+        status, _, body = fetch(screen.url + "action", {"action": "abandon", "pin": ""})
+        assert status == 403 and "read-only" in json.loads(body)["message"]
+        assert fetch(screen.url, {"x": 1}, method="PUT")[0] == 405
+        assert table.events.empty()
+    finally:
+        screen.close()
+
+
+def test_the_admin_pin_abandons_the_game_and_wrong_pins_lock_the_page(table):
+    t = table
+    for _ in range(4):
+        t.press("ben", "ok")
+    game = t.night.session.row.id
+    screen = serve(t, pin="2468")
+    try:
+        status, _, body = fetch(screen.url + "action", {"action": "abandon", "pin": "1111"})
+        assert status == 403 and json.loads(body)["message"] == "wrong PIN"
+        status, _, body = fetch(screen.url + "action", {"action": "dance", "pin": "2468"})
+        assert status == 400 and "unknown action" in json.loads(body)["message"]
+        assert fetch(screen.url + "action", None, method="POST")[0] == 400
+        t.pump()
+        assert t.night.phase == "play"
+        status, _, _ = fetch(screen.url + "action", {"action": "abandon", "pin": "2468"})
+        assert status == 202
+        t.pump()
+        assert t.night.phase == "results" and t.journal.game(game).result == "abandoned"
+        for _ in range(MAX_WRONG_PINS):
+            fetch(screen.url + "action", {"action": "abandon", "pin": "0000"})
+        status, _, body = fetch(screen.url + "action", {"action": "abandon", "pin": "2468"})
+        assert status == 429 and "too many wrong PINs" in json.loads(body)["message"]
+    finally:
+        screen.close()
+
+
+def test_kiosk_config_checks_name_the_key():
+    cases = {
+        "kiosk.games: unknown game 'chess'": {"games": ["chess"]},
+        "kiosk.web.bind: 'everywhere' is not an IP address": {"web": {"bind": "everywhere"}},
+        "kiosk.web.port: 70000 is not a TCP port": {"web": {"port": 70000}},
+        "kiosk.web.admin_pin: write at least 4 digits": {"web": {"admin_pin": 12}},
+        "kiosk.abandon_key: 'fire' is not a button role": {"abandon_key": "fire"},
+        "kiosk.bots: expected a list of seat names": {"bots": ["zed"]},
+        "kiosk.colour: unknown key": {"colour": "red"},
+    }
+    for message, data in cases.items():
+        with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
+            parse_kiosk(data, ["ana", "ben"])
