@@ -36,6 +36,8 @@ class View:
     refusals: dict[int | None, str] = field(default_factory=dict)
     selection: list[str] = field(default_factory=list)
     proposal: str = ""
+    panels_down: dict[str, str] = field(default_factory=dict)
+    """Seat name -> "lost" or "silent" for each serial panel not heard now."""
 
 
 def score_text(state: State) -> str:
@@ -95,6 +97,9 @@ def table_lines(view: View, width_chars: int = 21, height_rows: int = 6) -> tupl
         tail, inverted = wrap("no: " + view.refusals[None], width_chars), 0
     elif view.proposal:
         tail, inverted = wrap(f"judge: {view.proposal}?", width_chars), 0
+    elif view.panels_down and not view.announcement:
+        down = ", ".join(f"{seat} {why}" for seat, why in view.panels_down.items())
+        tail, inverted = wrap(f"panel {down}", width_chars), 0
     elif view.announcement:
         tail = wrap(view.announcement, width_chars)
         inverted = min(height_rows - len(lines), len(tail))

@@ -15,8 +15,9 @@ The events the loop understands (``device.events.InputEvent``):
   overrules it, and the outcome can then be entered by hand.
 - ``timer`` with ``value`` an action's notation: applied if the game lists it among its
   external actions now (Rocketball's reversal; see ``referee.timers``).
-- ``health`` from a serial panel, ``value.state`` "lost", "silent" or "connected": shown on
-  the displays as the last event.
+- ``health`` from a serial panel, ``key`` (or ``value``) "lost", "silent" or "connected": a
+  panel that goes lost or silent is announced on every display (banner, buzzer) and named on the
+  table display until it is back, so nobody presses in vain.
 - ``quit``: stop the loop (the game stays in the journal, unfinished).
 """
 
@@ -47,10 +48,12 @@ ANNOUNCE = frozenset({
 
 @dataclass
 class Table:
-    """The output side of a table: displays per seat index (None: the table display), a buzzer."""
+    """The output side of a table: displays per seat index (None: the table display), a buzzer,
+    and the turn indicators per seat index (serial panels: anything with ``set_led(role, mode)``)."""
 
     displays: dict[int | None, list] = field(default_factory=dict)
     buzzer: object | None = None
+    indicators: dict[int, list] = field(default_factory=dict)
 
     def all_displays(self) -> Iterable[tuple[int | None, object]]:
         for seat, devices in self.displays.items():
@@ -80,6 +83,7 @@ class Session:
         self.history: list[tuple[State, Action]] = []
         self.view = View(self.game.title, self.state)
         self.pending: Action | None = None
+        self._lit: dict[int, str] = {}  # the turn LED mode last sent to each seat's panels
         for entry in journal.actions(row.id):  # resume: replay what the journal holds
             try:
                 self._advance_state(self.game.parse(entry.notation))
@@ -300,12 +304,26 @@ class Session:
             return None
 
     def _health(self, ev) -> None:
-        """A panel was lost or came back: say so on the displays, so nobody presses in vain."""
-        state = getattr(ev.value, "state", ev.value)
-        if state not in ("connected", "lost", "silent"):
+        """A panel was lost or came back: say so on the displays, so nobody presses in vain.
+        The driver's key says why it reports (its error counts come as "errors": not shown)."""
+        why = ev.key or getattr(ev.value, "state", ev.value)
+        name = ev.seat or "table"
+        v = self.view
+        if why in ("lost", "silent"):
+            if name in v.panels_down:
+                return
+            v.panels_down[name] = why
+            v.announcement = f"{name} panel {why}"
+            if self.table.buzzer:
+                self.table.buzzer.sound("refuse")
+        elif why == "connected":
+            was_down = v.panels_down.pop(name, None)
+            if v.announcement == f"{name} panel {was_down}":
+                v.announcement = ""
+            v.last_event = f"{name} panel {'back' if was_down else 'connected'}"
+        else:
             return
-        self.view.last_event = f"{ev.seat or 'table'} panel {state}"
-        self.echo(f"  * {self.view.last_event}")
+        self.echo(f"  * {v.announcement if why != 'connected' else v.last_event}")
         self.redraw()
 
     def _external(self, notation: str) -> None:
@@ -328,7 +346,26 @@ class Session:
     def _sync_selection(self) -> None:
         self.view.selection = self.controller.lines(self.state)
 
+    def turn_leds(self) -> dict[int, str]:
+        """The turn LED of each seat: on for the seat to move, blinking on every seat while a
+        person must enter an outcome (a die, a shot), off when the game is over."""
+        st = self.state
+        entering = st.is_chance and not (self.dice == "virtual" and self.controller.virtual_chance)
+        return {seat: "blink" if entering and not st.is_over else
+                "on" if seat == st.to_move and not st.is_over else "off"
+                for seat in range(len(st.players))}
+
+    def _indicate(self) -> None:
+        """Send the turn LEDs that changed to the seats' panels (the driver keeps and re-sends
+        them after a replug)."""
+        for seat, mode in self.turn_leds().items():
+            if self._lit.get(seat) != mode:
+                self._lit[seat] = mode
+                for panel in self.table.indicators.get(seat, ()):
+                    panel.set_led("turn", mode)
+
     def redraw(self) -> None:
+        self._indicate()
         picture = PICTURES.get(self.row.game)
         for seat, device in self.table.all_displays():
             extra, text_px = None, device.width
