@@ -36,6 +36,9 @@ class View:
     refusals: dict[int | None, str] = field(default_factory=dict)
     selection: list[str] = field(default_factory=list)
     proposal: str = ""
+    clocks: dict[int, str] = field(default_factory=dict)
+    """Seat index -> the time left on its chess clock ("4:59"), when the game has one."""
+    clock_running: int | None = None
     panels_down: dict[str, str] = field(default_factory=dict)
     """Seat name -> "lost" or "silent" for each serial panel not heard now."""
 
@@ -59,6 +62,14 @@ def mover_text(state: State) -> str:
     return f"{state.players[state.to_move]} to move"
 
 
+def with_clock(text: str, clock: str | None, width_chars: int) -> str:
+    """``text`` with a chess clock's time at the right edge of the line."""
+    if not clock:
+        return text
+    room = width_chars - len(clock) - 1
+    return f"{text[:room]:<{room}} {clock}"
+
+
 def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 6) -> tuple[list[str], int]:
     """A seat's screen: its name and whose turn, the score or roll, its selection when it is
     to move, then a refusal, a proposal, an announcement or the last event.
@@ -67,7 +78,7 @@ def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 
     name = st.players[seat]
     mine = st.to_move == seat and not st.is_over
     head = f"{name}: your go" if mine else f"{name}: {mover_text(st)}"
-    lines = [head, score_text(st) or view.roll]
+    lines = [with_clock(head, view.clocks.get(seat), width_chars), score_text(st) or view.roll]
     if mine or st.is_chance and view.selection:  # anyone may enter an outcome
         lines += view.selection or ["", ""]
     else:
@@ -89,7 +100,8 @@ def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 
 def table_lines(view: View, width_chars: int = 21, height_rows: int = 6) -> tuple[list[str], int]:
     """The table's screen: the game, whose turn, the roll, the score, the last action and event."""
     st = view.state
-    lines = [view.title, mover_text(st), view.roll, score_text(st)]
+    running = view.clocks.get(view.clock_running) if view.clock_running is not None else None
+    lines = [view.title, with_clock(mover_text(st), running, width_chars), view.roll, score_text(st)]
     if st.is_over and st.result:
         tail = wrap(st.result.text, width_chars)
         inverted = 0

@@ -15,6 +15,8 @@ The events the loop understands (``device.events.InputEvent``):
   overrules it, and the outcome can then be entered by hand.
 - ``timer`` with ``value`` an action's notation: applied if the game lists it among its
   external actions now (Rocketball's reversal; see ``referee.timers``).
+- ``tick`` from the chess clock's ticker: the displays show the time left (see
+  ``referee.timers``; its ``timeout SEAT`` comes as a ``timer`` event).
 - ``health`` from a serial panel, ``key`` (or ``value``) "lost", "silent" or "connected": a
   panel that goes lost or silent is announced on every display (banner, buzzer) and named on the
   table display until it is back, so nobody presses in vain.
@@ -38,6 +40,7 @@ from .controllers import ARROWS, ListController, controller_for
 from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal, JournalError
 from .screens import View, draw, seat_lines, table_lines
+from .timers import ChessClock, clock_seat, clock_text
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
@@ -67,11 +70,13 @@ class Session:
     ``bots``: seat indices played by the referee (the demo, an empty chair).
     ``dice``: "virtual" rolls for the players; "panel" waits for a number or a chosen outcome.
     ``echo``: where a line about each accepted action goes (the terminal of ``--sim``).
+    ``clock``: the chess clock (Rocca's ``chess_clock``), kept running for the seat whose
+    timeout the engine lists, its time shown on the displays.
     """
 
     def __init__(self, journal: Journal, row: GameRow, table: Table | None = None, dice: str = "virtual",
                  bots: Iterable[int] = (), controller: ListController | None = None,
-                 echo: Callable[[str], None] | None = None):
+                 echo: Callable[[str], None] | None = None, clock: ChessClock | None = None):
         self.journal = journal
         self.row = row
         self.game: Game = game_class(row.game)(row.options)
@@ -79,6 +84,7 @@ class Session:
         self.dice = dice
         self.bots = set(bots)
         self.echo = echo or (lambda line: None)
+        self.clock = clock
         self.state: State = self.game.new(row.players)
         self.history: list[tuple[State, Action]] = []
         self.view = View(self.game.title, self.state)
@@ -239,6 +245,9 @@ class Session:
             self._health(ev)
         elif ev.kind == "timer":
             self._external(ev.value)
+        elif ev.kind == "tick":
+            if self._clock_texts() != self.view.clocks:
+                self.redraw()
         elif ev.kind == "dice":
             if isinstance(ev.value, int) and not isinstance(ev.value, bool):
                 self._apply_intent(self.controller.number(ev.value, self.state), seat)
@@ -364,7 +373,16 @@ class Session:
                 for panel in self.table.indicators.get(seat, ()):
                     panel.set_led("turn", mode)
 
+    def _clock_texts(self) -> dict[int, str]:
+        if self.clock is None:
+            return {}
+        return {seat: clock_text(self.clock.left(seat)) for seat in range(len(self.state.players))}
+
     def redraw(self) -> None:
+        if self.clock is not None:
+            self.view.clock_running = None if self.state.is_over else clock_seat(self.state)
+            self.clock.run(self.view.clock_running)
+            self.view.clocks = self._clock_texts()
         self._indicate()
         picture = PICTURES.get(self.row.game)
         for seat, device in self.table.all_displays():
