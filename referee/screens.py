@@ -17,8 +17,10 @@ from PIL import ImageDraw
 from device.font import draw_line, rows, wrap
 from engines.core.state import State
 
-SCORE_KEYS = ("score", "scores", "points", "bowls")
-"""State fields shown as the score, when a game's state has one of them (first found)."""
+SCORE_KEYS = ("score", "scores", "points", "bowls", "victory")
+"""State fields shown as the score, when a game's state has one of them (first found): a number
+per player, or a collection per player (Rollerball's victory cards), shown as its size. A state
+with a ``goals(player)`` method (Rollerball II, whose ``score`` is per period) is asked instead."""
 
 
 @dataclass
@@ -45,10 +47,14 @@ class View:
 
 def score_text(state: State) -> str:
     """The score as 'north 2 south 0', from the state's first score-like field; '' if none."""
+    goals = getattr(state, "goals", None)
+    if callable(goals):
+        return " ".join(f"{p} {goals(i)}" for i, p in enumerate(state.players))
     for key in SCORE_KEYS:
         value: Any = getattr(state, key, None)
         if isinstance(value, tuple | list) and len(value) == len(state.players):
-            return " ".join(f"{p} {v}" for p, v in zip(state.players, value, strict=True))
+            return " ".join(f"{p} {len(v) if isinstance(v, tuple | list) else v}"
+                            for p, v in zip(state.players, value, strict=True))
         if isinstance(value, dict):
             return " ".join(f"{k} {v}" for k, v in value.items())
     return ""
@@ -72,7 +78,8 @@ def with_clock(text: str, clock: str | None, width_chars: int) -> str:
 
 def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 6) -> tuple[list[str], int]:
     """A seat's screen: its name and whose turn, the score or roll, its selection when it is
-    to move, then a refusal, a proposal, an announcement or the last event.
+    to move, then a refusal, a proposal, an announcement, its own hidden cards when it is to
+    move, or the last event.
     Returns the lines and how many of the last lines are inverted (an announcement)."""
     st = view.state
     name = st.players[seat]
@@ -92,6 +99,8 @@ def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 
     elif view.announcement:
         tail = wrap(view.announcement, width_chars)
         inverted = min(tail_rows, len(tail))
+    elif mine and (secret := st.private_text(seat)):  # the seat's own display: its hand
+        tail = wrap(secret, width_chars)
     else:
         tail = wrap(view.last_event, width_chars)
     return lines + tail[:tail_rows], inverted

@@ -134,9 +134,10 @@ class Session:
         else:
             actor = before.players[before.to_move]
         v = self.view
-        v.state, v.last_action, v.last_actor = new, action.notation(), actor
+        told = before.announce(action)  # a secret bid or a card drawn into a hand stays hidden
+        v.state, v.last_action, v.last_actor = new, told, actor
         if before.is_chance:
-            v.roll = action.notation()
+            v.roll = told
         if not before.is_chance:  # a banner stays over the referee's roll that follows it
             v.announcement = ""
         for e in events:
@@ -161,7 +162,7 @@ class Session:
         self.view.refusals.clear()
         self.controller.reset(self.state)
         self._sync_selection()
-        self.echo(f"{self.view.last_actor}: {action.notation()}")
+        self.echo(f"{self.view.last_actor}: {self.view.last_action}")
         for e in events:
             self.echo(f"  * {e.text}")
         self.redraw()
@@ -174,10 +175,11 @@ class Session:
         if not self.history:
             return self.refuse(seat, "there is nothing to take back")
         before, action = self.history[-1]
+        told = before.announce(action)
         if before.is_chance:
-            return self.refuse(seat, f"{action.notation()} is revealed; no undo")
+            return self.refuse(seat, f"{told} is revealed; no undo")
         if action in before.external_actions():
-            return self.refuse(seat, f"the timer's {action.notation()} stands")
+            return self.refuse(seat, f"the timer's {told} stands")
         if before.to_move in self.bots:
             return self.refuse(seat, "the last move was the referee's bot")
         if seat is not None and seat != before.to_move:
@@ -187,7 +189,7 @@ class Session:
         self.state = before
         v = self.view
         v.state = before
-        v.last_event = f"{before.players[before.to_move]} took back {action.notation()}"
+        v.last_event = f"{before.players[before.to_move]} took back {told}"
         v.announcement = ""
         v.refusals.clear()
         self.controller.reset(before)
