@@ -90,7 +90,13 @@ class Session:
         self.view = View(self.game.title, self.state)
         self.pending: Action | None = None
         self._lit: dict[int, str] = {}  # the turn LED mode last sent to each seat's panels
+        self.clock_spent = [0.0] * len(row.players)
+        """Chess-clock time each seat used in the replayed part of the game (by journal times)."""
+        last = row.started
         for entry in journal.actions(row.id):  # resume: replay what the journal holds
+            if (running := clock_seat(self.state)) is not None:
+                self.clock_spent[running] += max(0.0, entry.t - last)
+            last = entry.t
             try:
                 self._advance_state(self.game.parse(entry.notation))
             except IllegalAction as exc:

@@ -81,11 +81,13 @@ def clock_text(seconds: float) -> str:
 
 class ChessClock:
     """Time left per seat; only the running seat's goes down. ``now`` is the clock it reads
-    (a fake one in tests). The session switches it; the ticker thread reads it, hence the lock."""
+    (a fake one in tests); ``spent`` the time each seat already used (a resumed game). The
+    session switches it; the ticker thread reads it, hence the lock."""
 
-    def __init__(self, seats: int, seconds: float, now: Callable[[], float] = time.monotonic):
+    def __init__(self, seats: int, seconds: float, now: Callable[[], float] = time.monotonic,
+                 spent: list[float] | None = None):
         self.now = now
-        self._left = [float(seconds)] * seats
+        self._left = [float(seconds) - used for used in (spent or [0.0] * seats)]
         self._running: int | None = None
         self._since = now()
         self._rang = False

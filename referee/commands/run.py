@@ -102,8 +102,9 @@ def run(args) -> int:
     tickers: list[Ticker | ClockTicker] = [Ticker(events.put, seconds, notation).start()
                                            for seconds, notation in game_timers(session.game)]
     if (seconds := chess_clock_seconds(session.game)) is not None:
-        # a resumed game's clocks start full again: the journal keeps actions, not time
-        session.clock = ChessClock(len(row.players), seconds)
+        # a resumed game charges each seat the time between the journal's entries on its clock;
+        # only the time between the last entry and the power cut is lost
+        session.clock = ChessClock(len(row.players), seconds, spent=session.clock_spent)
         tickers.append(ClockTicker(events.put, session.clock).start())
     try:
         final = session.run(events)

@@ -108,3 +108,22 @@ def test_the_clock_ticker_thread_posts_to_the_queue():
     finally:
         ticker.stop()
     assert (ev.kind, ev.value) == ("timer", "timeout 2")
+
+
+def test_a_resumed_game_charges_each_clock_the_time_its_turns_took(clocked):
+    """After a power cut, each player's clock keeps the time already used in their turns,
+    measured between the journal's entries."""
+    s, displays, now, ticker, events = clocked
+    press(s, "ana", "yes", "ok", "yes", "down", "ok")  # drop, shoot, pass, stop
+    press(s, "ben", "yes")                              # ben's drop; ben's clock runs
+    row = s.row
+    times = [row.started + t for t in (10, 20, 30, 40, 55)]
+    for seq, t in enumerate(times, start=1):  # as if written at these moments
+        s.journal.db.execute("UPDATE entries SET t = ? WHERE game_id = ? AND seq = ?", (t, row.id, seq))
+    s.journal.db.commit()
+    again = Session.open(s.journal, "rocca", table=Table(displays))
+    assert again.resumed_actions == 5
+    assert again.clock_spent == [40.0, 15.0, 0.0]
+    again.clock = ChessClock(3, chess_clock_seconds(again.game), now=now, spent=again.clock_spent)
+    again.redraw()
+    assert [screen(displays, i)[0][-4:] for i in range(3)] == ["0:20", "0:45", "1:00"]
