@@ -332,7 +332,7 @@ class Session:
             v.panels_down[name] = why
             v.announcement = f"{name} panel {why}"
             if self.table.buzzer:
-                self.table.buzzer.sound("refuse")
+                self.table.buzzer.sound("announce")
         elif why == "connected":
             was_down = v.panels_down.pop(name, None)
             if v.announcement == f"{name} panel {was_down}":

@@ -233,6 +233,7 @@ def test_a_lost_serial_panel_is_announced_and_stays_named_on_the_table_display(t
 
     table.session.handle(InputEvent("panel:ann", "health", "lost", seat="ann"))
     assert "ann panel lost" in table.screen(None) and "ann panel lost" in table.screen(1)
+    assert table.buzzer.played[-1] == "announce"
     table.press("ann", "ok")  # an action clears the banner; the table display still names it
     assert "panel ann lost" in table.screen(None)
     table.session.handle(InputEvent("panel:ann", "health", "connected", seat="ann"))
