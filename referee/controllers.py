@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engines.core.state import Action, State
 
-from .dice import outcome_for_number
+from .dice import outcome_for_digits, outcome_for_number
 
 ARROWS = ("up", "down", "left", "right")
 
@@ -53,11 +53,13 @@ class ListController:
     def __init__(self) -> None:
         self.options: list[Action] = []
         self.index = 0
+        self.typed = ""  # number keys pressed so far towards an outcome
 
     def reset(self, state: State) -> None:
         """A new position: list its options afresh."""
         self.options = choices(state)
         self.index = 0
+        self.typed = ""
 
     @property
     def selected(self) -> Action | None:
@@ -65,7 +67,15 @@ class ListController:
 
     def on_key(self, key: str, state: State) -> Intent:
         if key.isdigit():
-            return self.number(int(key), state)
+            return self.digit(key, state)
+        if self.typed and key == "ok":
+            exact, _ = outcome_for_digits(state, self.typed)
+            if exact is None:
+                return Intent("refuse", reason=f"{self.typed} is not a whole outcome yet")
+            return Intent("apply", exact)
+        if self.typed and key == "back":
+            self.typed = ""
+            return REDRAW
         if key in ARROWS:
             if not self.options:
                 return IGNORE
@@ -80,7 +90,23 @@ class ListController:
             return Intent("undo")
         return IGNORE
 
+    def digit(self, d: str, state: State) -> Intent:
+        """A number key: the outcome is taken as soon as the digits name only it; until then
+        they show, ok takes what they name so far, back clears them."""
+        if not state.is_chance:
+            return Intent("refuse", reason="numbers are for entering a roll")
+        typed = self.typed + d
+        exact, longer = outcome_for_digits(state, typed)
+        if longer:
+            self.typed = typed
+            return REDRAW
+        self.typed = ""
+        if exact is None:
+            return Intent("refuse", reason=f"{typed} is not a possible outcome here")
+        return Intent("apply", exact)
+
     def number(self, n: int, state: State) -> Intent:
+        """A whole number at once (a die read by the camera)."""
         if not state.is_chance:
             return Intent("refuse", reason="numbers are for entering a roll")
         action = outcome_for_number(state, n)
@@ -90,12 +116,14 @@ class ListController:
 
     def lines(self, state: State) -> list[str]:
         """What the seat to move sees of its selection (two lines)."""
+        if self.typed:
+            return [f"entered: {self.typed}_", " ok=this back=clear"]
         if not self.options:
             return ["", ""]
         return [f">{self.selected.notation()}", f" {self.index + 1}/{len(self.options)} ok=do"]
 
 
-_SQUARE = re.compile(r"\b([a-z])(\d{1,2})\b")
+_SQUARE = re.compile(r"(?<![A-Za-z])([a-z])(\d{1,2})(?!\d)")  # "c4", and both of "b2b3"
 
 
 def squares_of(action: Action) -> list[tuple[int, int]]:
@@ -131,9 +159,9 @@ class BoardController(ListController):
             for f, r in squares_of(a):
                 self.files = max(self.files, f + 1)
                 self.ranks = max(self.ranks, r)
-        if self.cursor is None:
-            first = next((s for a in self.options for s in squares_of(a)), None)
-            self.cursor = first or (0, 1)
+        if self.cursor is None or not self._here():  # the next mover starts where it can act
+            first = next((s for a in self.options for s in squares_of(a)[:1]), None)
+            self.cursor = first or self.cursor or (0, 1)
         if not any(squares_of(a) for a in self.options):
             self.picking = True
 
@@ -205,6 +233,9 @@ class RoccaController(ListController):
         else:
             hint = "yes=clean no=foul"
         return [hint, f">{self.selected.notation()}"]
+
+    def digit(self, d: str, state: State) -> Intent:
+        return self.number(int(d), state)  # a splash count is one digit
 
     def number(self, n: int, state: State) -> Intent:
         drops = [a for a in choices(state) if a.notation().startswith("drop ") and a.notation().endswith(f"/{n}")]

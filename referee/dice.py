@@ -2,7 +2,8 @@
 
 - virtual: the referee rolls. Each roll is drawn from an RNG seeded with the game's seed and
   the journal position, so a resumed game rolls exactly what it would have rolled.
-- panel: a player rolls a real die and presses the number (or picks the outcome on the panel).
+- panel: a player rolls a real die and presses the number, digit by digit where an outcome
+  has more (two d10s, a card of 60), or picks the outcome on the panel.
 - camera: a die reader posts ``InputEvent(kind="dice", value=n)`` to the queue; the session
   treats it like a pressed number. The reader itself comes with a later issue; this module
   only fixes the seam (``outcome_for_number``).
@@ -37,3 +38,17 @@ def outcome_for_number(state: State, number: int) -> Action | None:
     notation holds that number as a word ("roll 4" for 4). None if none or several do."""
     matches = [a for a, _ in state.chance_outcomes() if str(number) in _NUMBER.findall(a.notation())]
     return matches[0] if len(matches) == 1 else None
+
+
+def outcome_for_digits(state: State, typed: str) -> tuple[Action | None, bool]:
+    """Number keys pressed one by one: the outcome whose numbers, written one after another,
+    are ``typed`` ("roll 1 2" for two d10s read 1 and 2, "fac 12" for the 12th card), and
+    whether more digits could still name another outcome (typed "1" while "fac 12" exists)."""
+    exact, longer = None, False
+    for action, _ in state.chance_outcomes():
+        digits = "".join(_NUMBER.findall(action.notation()))
+        if digits == typed:
+            exact = action
+        elif digits.startswith(typed):
+            longer = True
+    return exact, longer

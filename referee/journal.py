@@ -63,6 +63,8 @@ class Entry:
     seq: int
     notation: str
     chance: bool
+    t: float = 0.0
+    """When it was written (``time.time()``): a resumed chess clock charges the time between."""
 
 
 class Journal:
@@ -146,14 +148,14 @@ class Journal:
     def actions(self, game_id: int) -> list[Entry]:
         """The actions in force, in order: every undo removes the action before it."""
         stack: list[Entry] = []
-        for seq, kind, notation, chance in self.db.execute(
-            "SELECT seq, kind, notation, chance FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+        for seq, kind, notation, chance, t in self.db.execute(
+            "SELECT seq, kind, notation, chance, t FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
         ):
             if kind == "undo":
                 if stack:
                     stack.pop()
             else:
-                stack.append(Entry(seq, notation, bool(chance)))
+                stack.append(Entry(seq, notation, bool(chance), t))
         return stack
 
     def record(self, game_id: int) -> Record:

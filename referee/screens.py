@@ -17,8 +17,10 @@ from PIL import ImageDraw
 from device.font import draw_line, rows, wrap
 from engines.core.state import State
 
-SCORE_KEYS = ("score", "scores", "points", "bowls")
-"""State fields shown as the score, when a game's state has one of them (first found)."""
+SCORE_KEYS = ("score", "scores", "points", "bowls", "victory")
+"""State fields shown as the score, when a game's state has one of them (first found): a number
+per player, or a collection per player (Rollerball's victory cards), shown as its size. A state
+with a ``goals(player)`` method (Rollerball II, whose ``score`` is per period) is asked instead."""
 
 
 @dataclass
@@ -36,14 +38,23 @@ class View:
     refusals: dict[int | None, str] = field(default_factory=dict)
     selection: list[str] = field(default_factory=list)
     proposal: str = ""
+    clocks: dict[int, str] = field(default_factory=dict)
+    """Seat index -> the time left on its chess clock ("4:59"), when the game has one."""
+    clock_running: int | None = None
+    panels_down: dict[str, str] = field(default_factory=dict)
+    """Seat name -> "lost" or "silent" for each serial panel not heard now."""
 
 
 def score_text(state: State) -> str:
     """The score as 'north 2 south 0', from the state's first score-like field; '' if none."""
+    goals = getattr(state, "goals", None)
+    if callable(goals):
+        return " ".join(f"{p} {goals(i)}" for i, p in enumerate(state.players))
     for key in SCORE_KEYS:
         value: Any = getattr(state, key, None)
         if isinstance(value, tuple | list) and len(value) == len(state.players):
-            return " ".join(f"{p} {v}" for p, v in zip(state.players, value, strict=True))
+            return " ".join(f"{p} {len(v) if isinstance(v, tuple | list) else v}"
+                            for p, v in zip(state.players, value, strict=True))
         if isinstance(value, dict):
             return " ".join(f"{k} {v}" for k, v in value.items())
     return ""
@@ -57,15 +68,24 @@ def mover_text(state: State) -> str:
     return f"{state.players[state.to_move]} to move"
 
 
+def with_clock(text: str, clock: str | None, width_chars: int) -> str:
+    """``text`` with a chess clock's time at the right edge of the line."""
+    if not clock:
+        return text
+    room = width_chars - len(clock) - 1
+    return f"{text[:room]:<{room}} {clock}"
+
+
 def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 6) -> tuple[list[str], int]:
     """A seat's screen: its name and whose turn, the score or roll, its selection when it is
-    to move, then a refusal, a proposal, an announcement or the last event.
+    to move, then a refusal, a proposal, an announcement, its own hidden cards when it is to
+    move, or the last event.
     Returns the lines and how many of the last lines are inverted (an announcement)."""
     st = view.state
     name = st.players[seat]
     mine = st.to_move == seat and not st.is_over
     head = f"{name}: your go" if mine else f"{name}: {mover_text(st)}"
-    lines = [head, score_text(st) or view.roll]
+    lines = [with_clock(head, view.clocks.get(seat), width_chars), score_text(st) or view.roll]
     if mine or st.is_chance and view.selection:  # anyone may enter an outcome
         lines += view.selection or ["", ""]
     else:
@@ -79,6 +99,8 @@ def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 
     elif view.announcement:
         tail = wrap(view.announcement, width_chars)
         inverted = min(tail_rows, len(tail))
+    elif mine and (secret := st.private_text(seat)):  # the seat's own display: its hand
+        tail = wrap(secret, width_chars)
     else:
         tail = wrap(view.last_event, width_chars)
     return lines + tail[:tail_rows], inverted
@@ -87,7 +109,8 @@ def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 
 def table_lines(view: View, width_chars: int = 21, height_rows: int = 6) -> tuple[list[str], int]:
     """The table's screen: the game, whose turn, the roll, the score, the last action and event."""
     st = view.state
-    lines = [view.title, mover_text(st), view.roll, score_text(st)]
+    running = view.clocks.get(view.clock_running) if view.clock_running is not None else None
+    lines = [view.title, with_clock(mover_text(st), running, width_chars), view.roll, score_text(st)]
     if st.is_over and st.result:
         tail = wrap(st.result.text, width_chars)
         inverted = 0
@@ -95,6 +118,9 @@ def table_lines(view: View, width_chars: int = 21, height_rows: int = 6) -> tupl
         tail, inverted = wrap("no: " + view.refusals[None], width_chars), 0
     elif view.proposal:
         tail, inverted = wrap(f"judge: {view.proposal}?", width_chars), 0
+    elif view.panels_down and not view.announcement:
+        down = ", ".join(f"{seat} {why}" for seat, why in view.panels_down.items())
+        tail, inverted = wrap(f"panel {down}", width_chars), 0
     elif view.announcement:
         tail = wrap(view.announcement, width_chars)
         inverted = min(height_rows - len(lines), len(tail))

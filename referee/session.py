@@ -15,8 +15,11 @@ The events the loop understands (``device.events.InputEvent``):
   overrules it, and the outcome can then be entered by hand.
 - ``timer`` with ``value`` an action's notation: applied if the game lists it among its
   external actions now (Rocketball's reversal; see ``referee.timers``).
-- ``health`` from a serial panel, ``value.state`` "lost", "silent" or "connected": shown on
-  the displays as the last event.
+- ``tick`` from the chess clock's ticker: the displays show the time left (see
+  ``referee.timers``; its ``timeout SEAT`` comes as a ``timer`` event).
+- ``health`` from a serial panel, ``key`` (or ``value``) "lost", "silent" or "connected": a
+  panel that goes lost or silent is announced on every display (banner, buzzer) and named on the
+  table display until it is back, so nobody presses in vain.
 - ``quit``: stop the loop (the game stays in the journal, unfinished).
 """
 
@@ -37,6 +40,7 @@ from .controllers import ARROWS, ListController, controller_for
 from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal, JournalError
 from .screens import View, draw, seat_lines, table_lines
+from .timers import ChessClock, clock_seat, clock_text
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
@@ -47,10 +51,12 @@ ANNOUNCE = frozenset({
 
 @dataclass
 class Table:
-    """The output side of a table: displays per seat index (None: the table display), a buzzer."""
+    """The output side of a table: displays per seat index (None: the table display), a buzzer,
+    and the turn indicators per seat index (serial panels: anything with ``set_led(role, mode)``)."""
 
     displays: dict[int | None, list] = field(default_factory=dict)
     buzzer: object | None = None
+    indicators: dict[int, list] = field(default_factory=dict)
 
     def all_displays(self) -> Iterable[tuple[int | None, object]]:
         for seat, devices in self.displays.items():
@@ -64,11 +70,13 @@ class Session:
     ``bots``: seat indices played by the referee (the demo, an empty chair).
     ``dice``: "virtual" rolls for the players; "panel" waits for a number or a chosen outcome.
     ``echo``: where a line about each accepted action goes (the terminal of ``--sim``).
+    ``clock``: the chess clock (Rocca's ``chess_clock``), kept running for the seat whose
+    timeout the engine lists, its time shown on the displays.
     """
 
     def __init__(self, journal: Journal, row: GameRow, table: Table | None = None, dice: str = "virtual",
                  bots: Iterable[int] = (), controller: ListController | None = None,
-                 echo: Callable[[str], None] | None = None):
+                 echo: Callable[[str], None] | None = None, clock: ChessClock | None = None):
         self.journal = journal
         self.row = row
         self.game: Game = game_class(row.game)(row.options)
@@ -76,11 +84,19 @@ class Session:
         self.dice = dice
         self.bots = set(bots)
         self.echo = echo or (lambda line: None)
+        self.clock = clock
         self.state: State = self.game.new(row.players)
         self.history: list[tuple[State, Action]] = []
         self.view = View(self.game.title, self.state)
         self.pending: Action | None = None
+        self._lit: dict[int, str] = {}  # the turn LED mode last sent to each seat's panels
+        self.clock_spent = [0.0] * len(row.players)
+        """Chess-clock time each seat used in the replayed part of the game (by journal times)."""
+        last = row.started
         for entry in journal.actions(row.id):  # resume: replay what the journal holds
+            if (running := clock_seat(self.state)) is not None:
+                self.clock_spent[running] += max(0.0, entry.t - last)
+            last = entry.t
             try:
                 self._advance_state(self.game.parse(entry.notation))
             except IllegalAction as exc:
@@ -124,9 +140,10 @@ class Session:
         else:
             actor = before.players[before.to_move]
         v = self.view
-        v.state, v.last_action, v.last_actor = new, action.notation(), actor
+        told = before.announce(action)  # a secret bid or a card drawn into a hand stays hidden
+        v.state, v.last_action, v.last_actor = new, told, actor
         if before.is_chance:
-            v.roll = action.notation()
+            v.roll = told
         if not before.is_chance:  # a banner stays over the referee's roll that follows it
             v.announcement = ""
         for e in events:
@@ -151,7 +168,7 @@ class Session:
         self.view.refusals.clear()
         self.controller.reset(self.state)
         self._sync_selection()
-        self.echo(f"{self.view.last_actor}: {action.notation()}")
+        self.echo(f"{self.view.last_actor}: {self.view.last_action}")
         for e in events:
             self.echo(f"  * {e.text}")
         self.redraw()
@@ -164,10 +181,11 @@ class Session:
         if not self.history:
             return self.refuse(seat, "there is nothing to take back")
         before, action = self.history[-1]
+        told = before.announce(action)
         if before.is_chance:
-            return self.refuse(seat, f"{action.notation()} is revealed; no undo")
+            return self.refuse(seat, f"{told} is revealed; no undo")
         if action in before.external_actions():
-            return self.refuse(seat, f"the timer's {action.notation()} stands")
+            return self.refuse(seat, f"the timer's {told} stands")
         if before.to_move in self.bots:
             return self.refuse(seat, "the last move was the referee's bot")
         if seat is not None and seat != before.to_move:
@@ -177,7 +195,7 @@ class Session:
         self.state = before
         v = self.view
         v.state = before
-        v.last_event = f"{before.players[before.to_move]} took back {action.notation()}"
+        v.last_event = f"{before.players[before.to_move]} took back {told}"
         v.announcement = ""
         v.refusals.clear()
         self.controller.reset(before)
@@ -235,6 +253,9 @@ class Session:
             self._health(ev)
         elif ev.kind == "timer":
             self._external(ev.value)
+        elif ev.kind == "tick":
+            if self._clock_texts() != self.view.clocks:
+                self.redraw()
         elif ev.kind == "dice":
             if isinstance(ev.value, int) and not isinstance(ev.value, bool):
                 self._apply_intent(self.controller.number(ev.value, self.state), seat)
@@ -300,12 +321,26 @@ class Session:
             return None
 
     def _health(self, ev) -> None:
-        """A panel was lost or came back: say so on the displays, so nobody presses in vain."""
-        state = getattr(ev.value, "state", ev.value)
-        if state not in ("connected", "lost", "silent"):
+        """A panel was lost or came back: say so on the displays, so nobody presses in vain.
+        The driver's key says why it reports (its error counts come as "errors": not shown)."""
+        why = ev.key or getattr(ev.value, "state", ev.value)
+        name = ev.seat or "table"
+        v = self.view
+        if why in ("lost", "silent"):
+            if name in v.panels_down:
+                return
+            v.panels_down[name] = why
+            v.announcement = f"{name} panel {why}"
+            if self.table.buzzer:
+                self.table.buzzer.sound("announce")
+        elif why == "connected":
+            was_down = v.panels_down.pop(name, None)
+            if v.announcement == f"{name} panel {was_down}":
+                v.announcement = ""
+            v.last_event = f"{name} panel {'back' if was_down else 'connected'}"
+        else:
             return
-        self.view.last_event = f"{ev.seat or 'table'} panel {state}"
-        self.echo(f"  * {self.view.last_event}")
+        self.echo(f"  * {v.announcement if why != 'connected' else v.last_event}")
         self.redraw()
 
     def _external(self, notation: str) -> None:
@@ -328,7 +363,35 @@ class Session:
     def _sync_selection(self) -> None:
         self.view.selection = self.controller.lines(self.state)
 
+    def turn_leds(self) -> dict[int, str]:
+        """The turn LED of each seat: on for the seat to move, blinking on every seat while a
+        person must enter an outcome (a die, a shot), off when the game is over."""
+        st = self.state
+        entering = st.is_chance and not (self.dice == "virtual" and self.controller.virtual_chance)
+        return {seat: "blink" if entering and not st.is_over else
+                "on" if seat == st.to_move and not st.is_over else "off"
+                for seat in range(len(st.players))}
+
+    def _indicate(self) -> None:
+        """Send the turn LEDs that changed to the seats' panels (the driver keeps and re-sends
+        them after a replug)."""
+        for seat, mode in self.turn_leds().items():
+            if self._lit.get(seat) != mode:
+                self._lit[seat] = mode
+                for panel in self.table.indicators.get(seat, ()):
+                    panel.set_led("turn", mode)
+
+    def _clock_texts(self) -> dict[int, str]:
+        if self.clock is None:
+            return {}
+        return {seat: clock_text(self.clock.left(seat)) for seat in range(len(self.state.players))}
+
     def redraw(self) -> None:
+        if self.clock is not None:
+            self.view.clock_running = None if self.state.is_over else clock_seat(self.state)
+            self.clock.run(self.view.clock_running)
+            self.view.clocks = self._clock_texts()
+        self._indicate()
         picture = PICTURES.get(self.row.game)
         for seat, device in self.table.all_displays():
             extra, text_px = None, device.width

@@ -44,9 +44,11 @@ def wire_config(config: TableConfig, events: queue.Queue[InputEvent], pin_factor
     wiring = Wiring(Table())
     names = config.seat_names
     t = config.timing
-    for seat in config.seats:
+    for index, seat in enumerate(config.seats):
         if seat.serial:
-            wiring.closers.append(_serial_panel(seat, events, t))
+            driver = _serial_panel(seat, events, t)
+            wiring.closers.append(driver.stop)
+            wiring.table.indicators.setdefault(index, []).append(driver)
         if seat.buttons:
             panel = ButtonPanel(seat.name, seat.buttons, events.put, t.hold_time, t.repeat_interval,
                                 t.bounce_time, pin_factory=pin_factory)
@@ -66,8 +68,9 @@ def wire_config(config: TableConfig, events: queue.Queue[InputEvent], pin_factor
     return wiring
 
 
-def _serial_panel(seat: SeatConfig, events: queue.Queue[InputEvent], timing: ButtonTiming) -> Callable[[], None]:
-    """Start the serial panel driver (device/panel.py, its own issue) for a seat; returns its stop."""
+def _serial_panel(seat: SeatConfig, events: queue.Queue[InputEvent], timing: ButtonTiming):
+    """Start the serial panel driver (device/panel.py) for a seat: it posts to the session's
+    queue and lights the seat's turn LED; returns the started driver."""
     try:
         from device.panel import PanelDriver, by_id_path
     except ImportError:
@@ -77,7 +80,7 @@ def _serial_panel(seat: SeatConfig, events: queue.Queue[InputEvent], timing: But
     path = seat.serial.port or by_id_path(seat.serial.serial_number or "")
     driver = PanelDriver(path, events, seat.name, hold_time=timing.hold_time,
                          repeat_interval=timing.repeat_interval)
-    return driver.start().stop
+    return driver.start()
 
 
 def wire_sim(players: list[str], output: str = "gif", directory: str | Path = ".",

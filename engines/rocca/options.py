@@ -22,6 +22,9 @@ class RoccaOptions:
     chess_clock: bool = option(
         False, "Time each turn with a chess clock: 'timeout SEAT' puts that player out."
     )
+    clock_minutes: int = option(
+        10, "Minutes on each player's chess clock (with chess_clock); the referee's timer counts them."
+    )
     solitaire: bool = option(
         False, "One player drops solitaire_pieces at once and tries to clear them all without a foul."
     )
@@ -32,6 +35,8 @@ class RoccaOptions:
             raise OptionError("option starting_pieces must be at least 1")
         if self.win_target is not None and self.win_target <= self.starting_pieces:
             raise OptionError("option win_target must be more than starting_pieces")
+        if self.clock_minutes < 1:
+            raise OptionError("option clock_minutes must be at least 1")
         if self.solitaire_pieces < 2:
             raise OptionError("option solitaire_pieces must be at least 2")
 

@@ -25,7 +25,7 @@ from referee.screens import mover_text
 from referee.session import Session
 from referee.table import SIM_OUTPUTS, wire_config, wire_sim
 from referee.terminal import parse_option_pairs
-from referee.timers import Ticker, game_timers
+from referee.timers import ChessClock, ClockTicker, Ticker, chess_clock_seconds, game_timers
 
 
 def register(sub) -> None:
@@ -99,8 +99,13 @@ def run(args) -> int:
     if args.sim:
         print(HELP)
         KeyboardInput(events.put, sys.stdin).start()
-    tickers = [Ticker(events.put, seconds, notation).start()
-               for seconds, notation in game_timers(session.game)]
+    tickers: list[Ticker | ClockTicker] = [Ticker(events.put, seconds, notation).start()
+                                           for seconds, notation in game_timers(session.game)]
+    if (seconds := chess_clock_seconds(session.game)) is not None:
+        # a resumed game charges each seat the time between the journal's entries on its clock;
+        # only the time between the last entry and the power cut is lost
+        session.clock = ChessClock(len(row.players), seconds, spent=session.clock_spent)
+        tickers.append(ClockTicker(events.put, session.clock).start())
     try:
         final = session.run(events)
     finally:

@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from device.font import read_lines
@@ -47,7 +48,7 @@ def test_run_with_a_bad_config_names_the_key_and_no_traceback(tmp_path):
 def test_the_demo_plays_every_game_and_reports_the_files_it_wrote(tmp_path):
     out = tabletop("demo", "--quiet", "--max-actions", "60", "--out", "tour", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    for game in ("rocketball", "rocca"):
+    for game in ("rocketball", "stoneball", "rocca", "rollerball", "rollerball-ii"):
         assert f"\ndemo: {game}: " in out.stdout
         gifs = list((tmp_path / "tour").glob(f"{game}-*.gif"))
         assert len(gifs) >= 3 and f"tour/{game}-table.gif" in out.stdout
@@ -67,3 +68,15 @@ def test_run_plays_scripted_presses_from_named_seats(tmp_path):
     assert "a: clear" in lines and "chance: pass" in lines  # a clears, b reports it clean
     bad = tabletop("run", "--sim", "--game", "rocca", "--script", "a1", cwd=tmp_path)
     assert bad.returncode == 1 and "--script: 'a1': write seat:key" in bad.stderr
+
+
+@pytest.mark.parametrize("game, script, shown", [
+    ("stoneball", "white:ok white:ok", "white: b2b3"),
+    ("rollerball", "north:ok", "north: bid (secret)"),
+    ("rollerball-ii", "home:ok", "home: roll"),
+])
+def test_run_sim_plays_every_game_from_the_panel_keys(tmp_path, game, script, shown):
+    out = tabletop("run", "--sim", "--game", game, "--seed", "1", "--output", "memory",
+                   "--script", script, stdin="x\n", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert shown in out.stdout.splitlines()

@@ -18,10 +18,11 @@ BOOT = ("import sys; from engines.core import registry; registry.GAMES['pig'] = 
         "from referee.cli import main; sys.exit(main(sys.argv[1:]))")
 
 
-def referee(journal: Path) -> subprocess.Popen:
+def referee(journal: Path, game: tuple[str, ...] = ("--game", "pig", "-o", "target=150", "--seed", "11")
+            ) -> subprocess.Popen:
     """``tabletop run --sim`` with both seats played by the referee's bots."""
-    args = [sys.executable, "-c", BOOT, "run", "--sim", "--game", "pig", "-o", "target=150",
-            "--bot", "1", "--bot", "2", "--seed", "11", "--journal", str(journal), "--output", "memory"]
+    args = [sys.executable, "-c", BOOT, "run", "--sim", *game,
+            "--bot", "1", "--bot", "2", "--journal", str(journal), "--output", "memory"]
     return subprocess.Popen(args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
 
@@ -82,3 +83,39 @@ def test_sigkill_at_random_points_then_restart_gives_the_same_game(tmp_path):
     assert row.finished is not None and row.result == replay(expected).final.result.text
     assert record.actions == expected.actions
     assert replay(record).final == replay(expected).final
+
+
+def test_rocketball_killed_mid_game_resumes_to_the_same_position(tmp_path):
+    """The same with a real engine, Rocketball (bots on both seats, virtual dice): after each
+    SIGKILL the journal is a prefix of the uninterrupted game, and the restarted referee carries
+    on from it to the very position the uninterrupted referee reaches."""
+    from referee.session import Session
+
+    seed = 2026  # a long game (about 2500 actions), so every kill lands mid-game
+    reference = Journal(tmp_path / "reference.sqlite", durable=False)
+    uninterrupted = Session.open(reference, "rocketball", seed=seed, bots=(0, 1))
+    uninterrupted.advance(limit=600)
+    expected = [e.notation for e in reference.actions(uninterrupted.row.id)]
+    reference.close()
+
+    killed = tmp_path / "killed.sqlite"
+    rng = random.Random(3)
+    lengths = []
+    for _ in range(3):
+        proc = referee(killed, ("--game", "rocketball", "--seed", str(seed)))
+        threshold = entries(killed) + rng.randint(20, 120)
+        while proc.poll() is None and entries(killed) < threshold:
+            time.sleep(rng.uniform(0, 0.01))
+        assert proc.poll() is None, proc.stderr.read()
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        _, record, _ = journal_game(killed)
+        assert record.actions == expected[: len(record.actions)]
+        lengths.append(len(record.actions))
+    assert lengths == sorted(lengths) and lengths[0] > 0 and lengths[-1] < len(expected)
+    journal = Journal(killed)
+    resumed = Session.open(journal, "rocketball", seed=seed, bots=(0, 1))
+    assert resumed.resumed_actions == lengths[-1]
+    resumed.advance(limit=len(expected) - lengths[-1])
+    assert resumed.state == uninterrupted.state
+    journal.close()

@@ -228,13 +228,17 @@ def test_every_action_is_on_disk_before_any_display_shows_it(tmp_path):
     assert len(checks) == 40 and all(checks)
 
 
-def test_a_lost_serial_panel_is_shown_on_the_displays(table):
+def test_a_lost_serial_panel_is_announced_and_stays_named_on_the_table_display(table):
     from device.events import InputEvent
 
-    table.session.handle(InputEvent("panel:ann", "health", seat="ann", value="lost"))
-    assert "ann panel lost" in table.screen(None)
-    table.session.handle(InputEvent("panel:ann", "health", seat="ann", value="connected"))
-    assert "ann panel connected" in table.screen(None)
+    table.session.handle(InputEvent("panel:ann", "health", "lost", seat="ann"))
+    assert "ann panel lost" in table.screen(None) and "ann panel lost" in table.screen(1)
+    assert table.buzzer.played[-1] == "announce"
+    table.press("ann", "ok")  # an action clears the banner; the table display still names it
+    assert "panel ann lost" in table.screen(None)
+    table.session.handle(InputEvent("panel:ann", "health", "connected", seat="ann"))
+    assert "ann panel back" in table.screen(None)
+    assert not any("lost" in line for line in table.screen(None))
 
 
 def test_a_die_reading_that_is_not_a_number_is_refused_without_harm(panel_table):

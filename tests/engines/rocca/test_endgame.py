@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.core import IllegalAction
+from engines.core import IllegalAction, OptionError
 
 from .script import game, kinds, play, position
 
@@ -149,3 +149,12 @@ def test_when_nobody_left_can_pay_the_fullest_bowl_wins():
     st, _ = play(position(THREE, (1, 0, 1), board=19), "stop")
     assert st.result.winners == (0, 2) and "share the win" in st.result.text
     assert st.active == (True, False, True), "Ben went out first, at the ante of 1"
+
+
+def test_chess_clock_minutes_option_must_give_some_time():
+    """Variations, chess clock: each player's time is the option clock_minutes (default 10);
+    a clock with no time on it is refused with the option's name."""
+    assert game(chess_clock=True).options.clock_minutes == 10
+    assert game(chess_clock=True, clock_minutes=3).options.clock_minutes == 3
+    with pytest.raises(OptionError, match="clock_minutes"):
+        game(clock_minutes=0)
