@@ -1,0 +1,105 @@
+"""Stone detection on generated stills: position error, missed and false stones, and timing.
+
+Prints figures (never pass/fail). The timing sits beside a baseline measured in the same run
+(HoughCircles on the same frames), since this machine's speed varies.
+Usage: python bench/detection.py [N_SEEDS] [FIRST_SEED]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import cv2
+import numpy as np
+
+from vision.board import Board, CalibrationError, find_board
+from vision.hands import hand_mask
+from vision.stones import detect_stones
+from vision.synth import generate_still
+
+MATCH_MM = 8.0  # a detection within this distance of a true stone's centre counts as that stone
+
+
+def match(truth: list[dict], found: list, radius_of: dict[int, float]) -> tuple[list[float], list[dict], list]:
+    """Greedy nearest matching: (errors of matched stones, missed true stones, false detections)."""
+    pairs = sorted(
+        (np.hypot(t["x_mm"] - s.x_mm, t["y_mm"] - s.y_mm), ti, si)
+        for ti, t in enumerate(truth) for si, s in enumerate(found)
+    )
+    used_t, used_s, errs = set(), set(), []
+    for d, ti, si in pairs:
+        if ti in used_t or si in used_s or d > max(MATCH_MM, 0.6 * radius_of[truth[ti]["id"]]):
+            continue
+        used_t.add(ti)
+        used_s.add(si)
+        errs.append(d)
+    return errs, [t for i, t in enumerate(truth) if i not in used_t], [s for i, s in enumerate(found) if i not in used_s]
+
+
+def under_hand(t: dict, hand_px, board) -> bool:
+    if not hand_px:
+        return False
+    x, y = board.to_px(np.array([t["x_mm"], t["y_mm"]]))
+    x0, y0, x1, y1 = hand_px
+    return x0 - 10 <= x <= x1 + 10 and y0 - 10 <= y <= y1 + 10
+
+
+def main() -> None:
+    cv2.setNumThreads(1)
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+    first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    errs: list[float] = []
+    total = missed = false = hidden = wrong_side = uncalibrated = 0
+    t_det = t_hand = t_hough = 0.0
+    for seed in range(first, first + n):
+        img, truth = generate_still(seed)
+        size = tuple(truth["board"]["size_mm"])
+        try:
+            board = find_board(img, size)
+        except CalibrationError:  # a hand over a marker: measure detection on the true board
+            board = Board.from_corners(truth["board"]["corners_px"], size)
+            uncalibrated += 1
+        t0 = time.perf_counter()
+        hand = hand_mask(img, board)
+        t1 = time.perf_counter()
+        found = detect_stones(img, board, ignore_mask=hand)
+        t2 = time.perf_counter()
+        cv2.HoughCircles(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.HOUGH_GRADIENT, 1.5, 12,
+                         param1=100, param2=25, minRadius=4, maxRadius=30)
+        t3 = time.perf_counter()
+        t_hand, t_det, t_hough = t_hand + t1 - t0, t_det + t2 - t1, t_hough + t3 - t2
+        tr = truth["truth"]
+        radius_of = {s["id"]: float(np.max(np.linalg.norm(np.asarray(s["outline_mm"]), axis=1))) for s in tr["stones"]}
+        stones = tr["frames"][0]
+        hand_px = tr["hand"][0]
+        visible = [t for t in stones if not under_hand(t, hand_px, board)]
+        hidden += len(stones) - len(visible)
+        e, miss, fp = match(visible, found, radius_of)
+        # a detection near a stone under the hand is not false: that stone exists
+        fp = [s for s in fp if not any(np.hypot(t["x_mm"] - s.x_mm, t["y_mm"] - s.y_mm) < MATCH_MM for t in stones)]
+        errs += e
+        total += len(visible)
+        missed += len(miss)
+        false += len(fp)
+        for t in visible:
+            for s in found:
+                if np.hypot(t["x_mm"] - s.x_mm, t["y_mm"] - s.y_mm) < 3 and s.on_board != t["on_board"]:
+                    wrong_side += 1
+        if miss or fp or (e and max(e) > 2.0):
+            print(f"seed {seed}: missed {[(round(t['x_mm']), round(t['y_mm'])) for t in miss]} "
+                  f"false {[(round(s.x_mm), round(s.y_mm)) for s in fp]} max err {max(e, default=0):.1f} mm")
+    e = np.array(errs)
+    print(f"stills: {n}, visible stones: {total}, hidden by a hand: {hidden}, "
+          f"calibration failed (markers hidden): {uncalibrated}")
+    print(f"found: {len(e)} ({100 * len(e) / max(total, 1):.1f} %), missed: {missed}, false: {false}, "
+          f"on/off board wrong: {wrong_side}")
+    if len(e):
+        print(f"position error mm: mean {e.mean():.2f}, median {np.median(e):.2f}, p95 {np.percentile(e, 95):.2f}, "
+              f"max {e.max():.2f}, share within 2 mm {100 * np.mean(e <= 2):.1f} %")
+    print(f"time per frame: detect_stones {1000 * t_det / n:.2f} ms, hand_mask {1000 * t_hand / n:.2f} ms, "
+          f"HoughCircles baseline {1000 * t_hough / n:.2f} ms (detect/Hough {t_det / max(t_hough, 1e-9):.1f}x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,298 @@
+"""Board calibration: four ArUco markers give the homography from image pixels to board millimetres.
+
+The markers (DICT_4X4_50, ids 0 NW, 1 NE, 2 SE, 3 SW) sit with their centres on the corners of
+the playing area, so the four centres map to (0, 0), (W, 0), (W, H), (0, H) mm. A marker's centre
+is taken as the intersection of its diagonals, which is exact under perspective (the mean of the
+corners is not).
+
+`BoardWatch` re-checks the markers during play: cheaply, in small windows around their last known
+positions, every few frames. A marker hidden by a hand is tolerated; markers that moved mean the
+camera was bumped, and the board is recalibrated from the whole frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+CORNER_NAMES = ("NW", "NE", "SE", "SW")
+MARKER_IDS = (0, 1, 2, 3)
+
+_DETECTOR: cv2.aruco.ArucoDetector | None = None
+
+
+class CalibrationError(ValueError):
+    """The board could not be calibrated; the message names the marker ids at fault."""
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    """One shared detector: building it allocates the dictionary and parameters."""
+    global _DETECTOR
+    if _DETECTOR is None:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        _DETECTOR = cv2.aruco.ArucoDetector(
+            cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params
+        )
+    return _DETECTOR
+
+
+def _name(marker_id: int) -> str:
+    return f"{marker_id} ({CORNER_NAMES[marker_id]})"
+
+
+def _names(ids: list[int]) -> str:
+    return ", ".join(_name(i) for i in ids)
+
+
+def _gray(frame: np.ndarray) -> np.ndarray:
+    if frame.ndim == 2:
+        return frame
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2GRAY)
+    raise CalibrationError(f"a frame must be a grey or BGR image, got an array of shape {frame.shape}")
+
+
+def marker_centre(quad: np.ndarray) -> np.ndarray:
+    """The intersection of a marker's diagonals (its true centre under perspective)."""
+    p0, p1, p2, p3 = (np.asarray(q, dtype=np.float64) for q in quad.reshape(4, 2))
+    d1, d2 = p2 - p0, p3 - p1
+    denom = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(denom) < 1e-9:
+        return quad.reshape(4, 2).mean(axis=0)
+    t = ((p1[0] - p0[0]) * d2[1] - (p1[1] - p0[1]) * d2[0]) / denom
+    return p0 + t * d1
+
+
+@dataclass(frozen=True)
+class MarkerSighting:
+    """One board marker seen in a frame: its centre and its mean side length, in pixels."""
+
+    marker_id: int
+    centre: np.ndarray
+    side_px: float
+
+
+def detect_markers(frame: np.ndarray, offset: tuple[int, int] = (0, 0)) -> dict[int, list[MarkerSighting]]:
+    """All board markers (ids 0-3) in a frame, by id; `offset` shifts coordinates of a crop."""
+    corners, ids, _ = _detector().detectMarkers(_gray(frame))
+    found: dict[int, list[MarkerSighting]] = {}
+    if ids is None:
+        return found
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        if int(marker_id) not in MARKER_IDS:
+            continue
+        q = quad.reshape(4, 2).astype(np.float64) + np.asarray(offset, dtype=np.float64)
+        side = float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
+        found.setdefault(int(marker_id), []).append(MarkerSighting(int(marker_id), marker_centre(q), side))
+    return found
+
+
+def _check_size(size_mm: tuple[float, float]) -> tuple[float, float]:
+    try:
+        w, h = (float(v) for v in size_mm)
+    except (TypeError, ValueError) as exc:
+        raise CalibrationError(f"board size must be two numbers (width, height) in mm, got {size_mm!r}") from exc
+    if not (w > 0 and h > 0 and np.isfinite(w) and np.isfinite(h)):
+        raise CalibrationError(f"board size must be positive, got {w:g} x {h:g} mm")
+    return w, h
+
+
+def _check_geometry(corners: np.ndarray) -> None:
+    """Reject marker layouts no real board gives: crossed, folded or degenerate quadrilaterals.
+
+    Seen from above (image y pointing down), NW -> NE -> SE -> SW turns the same way at every
+    corner; a swapped or misplaced marker breaks that.
+    """
+    edges = np.roll(corners, -1, axis=0) - corners
+    cross = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    if not (np.all(cross > 0) or np.all(cross < 0)):
+        raise CalibrationError(
+            "markers 0 (NW), 1 (NE), 2 (SE), 3 (SW) do not form a board outline "
+            "(a marker is misplaced or the ids are swapped)"
+        )
+    if np.all(cross < 0):
+        raise CalibrationError(
+            "markers 0 (NW), 1 (NE), 2 (SE), 3 (SW) run anticlockwise: the camera sees the board "
+            "mirrored, or the markers are swapped"
+        )
+    sides = np.linalg.norm(edges, axis=1)
+    if sides.min() < 10:
+        raise CalibrationError("markers 0-3 are too close together to be the corners of a board")
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A calibrated board: where its corners are in the image, and the mapping to board mm."""
+
+    size_mm: tuple[float, float]
+    corners_px: np.ndarray
+    H: np.ndarray
+    marker_side_px: tuple[float, ...] = field(default=(0.0, 0.0, 0.0, 0.0))
+
+    @classmethod
+    def from_corners(
+        cls, corners_px, size_mm: tuple[float, float], marker_side_px: tuple[float, ...] = (0.0,) * 4
+    ) -> Board:
+        """A board from the pixel positions of its NW, NE, SE, SW corners."""
+        w, h = _check_size(size_mm)
+        corners = np.asarray(corners_px, dtype=np.float64).reshape(4, 2)
+        _check_geometry(corners)
+        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+        H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32))
+        return cls((w, h), corners, H.astype(np.float64), tuple(float(s) for s in marker_side_px))
+
+    @property
+    def H_inv(self) -> np.ndarray:
+        return np.linalg.inv(self.H)
+
+    @staticmethod
+    def _apply(M: np.ndarray, pts) -> np.ndarray:
+        p = np.asarray(pts, dtype=np.float64)
+        flat = p.reshape(-1, 2)
+        hom = flat @ M[:, :2].T + M[:, 2]
+        out = hom[:, :2] / hom[:, 2:3]
+        return out.reshape(p.shape)
+
+    def to_mm(self, pts_px) -> np.ndarray:
+        """Pixel points (..., 2) to board millimetres."""
+        return self._apply(self.H, pts_px)
+
+    def to_px(self, pts_mm) -> np.ndarray:
+        """Board millimetre points (..., 2) to pixels."""
+        return self._apply(self.H_inv, pts_mm)
+
+    def on_board(self, pts_mm) -> np.ndarray:
+        """True where a point (..., 2) in mm lies inside the playing area (edges included)."""
+        p = np.asarray(pts_mm, dtype=np.float64)
+        w, h = self.size_mm
+        return (p[..., 0] >= 0) & (p[..., 0] <= w) & (p[..., 1] >= 0) & (p[..., 1] <= h)
+
+    def px_per_mm(self, pts_mm=None) -> float:
+        """Local image scale (pixels per mm) at a board point, by default the board's centre."""
+        c = np.asarray(pts_mm if pts_mm is not None else np.asarray(self.size_mm) / 2, dtype=np.float64)
+        a = self.to_px(np.stack([c, c + [1.0, 0.0], c + [0.0, 1.0]]))
+        u, v = a[1] - a[0], a[2] - a[0]
+        return float(np.sqrt(abs(u[0] * v[1] - u[1] * v[0])))
+
+    def shifted(self, corners_px) -> Board:
+        return Board.from_corners(corners_px, self.size_mm, self.marker_side_px)
+
+
+def find_board(frame: np.ndarray, size_mm: tuple[float, float]) -> Board:
+    """Calibrate from one frame; raises CalibrationError naming the missing or doubled markers."""
+    _check_size(size_mm)
+    if not isinstance(frame, np.ndarray) or frame.size == 0:
+        raise CalibrationError("no image to calibrate from (empty frame)")
+    seen = detect_markers(frame)
+    missing = [i for i in MARKER_IDS if i not in seen]
+    doubled = [i for i in MARKER_IDS if len(seen.get(i, [])) > 1]
+    problems = []
+    if missing:
+        problems.append(f"marker{'s' if len(missing) > 1 else ''} {_names(missing)} not found")
+    if doubled:
+        problems.append(f"marker{'s' if len(doubled) > 1 else ''} {_names(doubled)} seen more than once")
+    if problems:
+        raise CalibrationError("; ".join(problems))
+    corners = np.array([seen[i][0].centre for i in MARKER_IDS])
+    sides = tuple(seen[i][0].side_px for i in MARKER_IDS)
+    return Board.from_corners(corners, size_mm, sides)
+
+
+@dataclass(frozen=True)
+class WatchReport:
+    """What one marker check found.
+
+    status: "ok" (all markers where they were), "hidden" (some markers not seen, the rest in
+    place: a hand over a corner), "moved" (the camera was bumped and the board recalibrated; `board`
+    is the new one), "lost" (markers moved but not all four are visible to recalibrate yet).
+    """
+
+    frame: int
+    status: str
+    board: Board
+    hidden: tuple[int, ...] = ()
+    shift_px: float = 0.0
+
+
+class BoardWatch:
+    """Re-checks the board markers during play and recalibrates after a bumped camera.
+
+    `update(frame)` is cheap on most frames (it returns None); every `every` frames, or whenever
+    `check(frame)` is called, it looks for each marker in a window around its last position.
+    A shift beyond `tolerance_px` (in any visible marker) means the camera moved: the whole frame is
+    searched and the board recalibrated. While markers are hidden or moved-and-unconfirmed, it
+    checks on every frame until the board is confirmed again.
+    """
+
+    def __init__(self, board: Board, every: int = 30, tolerance_px: float = 2.0, window: float = 3.0):
+        if every < 1:
+            raise ValueError(f"every must be at least 1 frame, got {every}")
+        self.board = board
+        self.every = every
+        self.tolerance_px = tolerance_px
+        self.window = window
+        self.frame = -1
+        self._last_check = -(10**9)
+        self._unsettled = False
+
+    def update(self, frame: np.ndarray) -> WatchReport | None:
+        """Feed every frame; returns a report on the frames where a check ran."""
+        self.frame += 1
+        if self._unsettled or self.frame - self._last_check >= self.every:
+            return self._check(frame)
+        return None
+
+    def check(self, frame: np.ndarray) -> WatchReport:
+        """Check the markers now (on demand, e.g. when a shot has settled)."""
+        if self.frame < 0:
+            self.frame = 0
+        return self._check(frame)
+
+    def _window(self, i: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        side = self.board.marker_side_px[i] or 0.06 * max(shape[:2])
+        half = int(np.ceil(self.window * side / 2 + 4 * self.tolerance_px + 8))
+        cx, cy = self.board.corners_px[i]
+        x0, y0 = max(int(cx) - half, 0), max(int(cy) - half, 0)
+        x1, y1 = min(int(cx) + half + 1, shape[1]), min(int(cy) + half + 1, shape[0])
+        return x0, y0, x1, y1
+
+    def _local_sightings(self, frame: np.ndarray) -> dict[int, MarkerSighting]:
+        found: dict[int, MarkerSighting] = {}
+        for i in MARKER_IDS:
+            x0, y0, x1, y1 = self._window(i, frame.shape)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            seen = detect_markers(frame[y0:y1, x0:x1], offset=(x0, y0)).get(i, [])
+            if len(seen) == 1:
+                found[i] = seen[0]
+        return found
+
+    def _check(self, frame: np.ndarray) -> WatchReport:
+        self._last_check = self.frame
+        local = self._local_sightings(frame)
+        shifts = {i: float(np.linalg.norm(s.centre - self.board.corners_px[i])) for i, s in local.items()}
+        hidden = tuple(i for i in MARKER_IDS if i not in local)
+        moved = any(d > self.tolerance_px for d in shifts.values())
+        if not moved and not hidden:
+            self._unsettled = False
+            return WatchReport(self.frame, "ok", self.board, (), max(shifts.values(), default=0.0))
+        if not moved and len(local) >= 2:
+            # a hand over a corner: the visible markers vouch for the board
+            self._unsettled = True
+            return WatchReport(self.frame, "hidden", self.board, hidden, max(shifts.values(), default=0.0))
+        try:
+            new = find_board(frame, self.board.size_mm)
+        except CalibrationError:
+            self._unsettled = True
+            return WatchReport(self.frame, "lost", self.board, hidden, max(shifts.values(), default=0.0))
+        shift = float(np.max(np.linalg.norm(new.corners_px - self.board.corners_px, axis=1)))
+        self._unsettled = False
+        if shift <= self.tolerance_px:
+            return WatchReport(self.frame, "ok", self.board, (), shift)
+        self.board = new
+        return WatchReport(self.frame, "moved", new, (), shift)

@@ -1,0 +1,460 @@
+"""Stone detection on a single still, with no empty-board reference.
+
+A referee may start mid-game, so nothing is known of the empty board. Instead the surface under
+the stones is estimated from the frame itself, and stones are what differs from it.
+
+1. The frame is warped to a top-down view of the board and the table around it (board mm, at a
+   fixed resolution): stones have the same size everywhere and the board's edges are straight and
+   axis-aligned, whatever the camera's tilt.
+2. The surface: away from the board's edges, a median much wider than a stone (on a coarse copy)
+   sees mostly surface, and so predicts each pixel without stones; board and table get their own
+   medians, so that neither smears into the other. Along each edge of the board (a bevel, a rim,
+   the board's own shadow), the surface is an edge profile: for each distance from the edge, the
+   median along the edge, which no stone can dominate.
+3. Stones are what differs from that prediction beyond the noise (per channel, Y Cr Cb, scaled by
+   the local texture), in brightness (shading, rims, shadows) or in colour. A stone the board's own
+   colour still differs by its dome shading and its cast shadow; its outline, a ring or a crescent
+   of difference, is filled (holes filled, a crescent completed by its convex hull).
+4. Touching stones are separated at the necks of the distance transform (each footprint pixel goes
+   to the peak whose inscribed circle it is nearest to); a cast shadow is trimmed off a footprint
+   where it looks like shade (the surface's own colour, uniformly darker); the centre is the area
+   centroid of the footprint, in board mm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.board import Board
+
+
+@dataclass(frozen=True, eq=False)
+class Stone:
+    """One stone: its footprint centre in board mm (and in pixels), size, outline and confidence."""
+
+    x_mm: float
+    y_mm: float
+    radius_mm: float
+    outline_mm: np.ndarray
+    on_board: bool
+    x_px: float
+    y_px: float
+    score: float
+
+
+@dataclass(frozen=True)
+class StoneParams:
+    """Tuning of the detector; the defaults suit pebble-sized pieces seen from 0.5-1.5 m.
+
+    min_diameter_mm / max_diameter_mm: the stones' size range (smaller blobs are noise; larger
+    ones are hands, bags, or heaps that cannot be separated).
+    threshold: how far a pixel must differ from the estimated surface: the difference in Y, Cr
+    and Cb, each in units of its noise, summed (pure noise averages 2.4).
+    min_score: candidates below this confidence are dropped.
+    px_per_mm: resolution of the top-down view the detector works in (lower is faster; it never
+    exceeds the camera's own resolution on the board).
+    edge_band_mm: half-width of the strips along the board's edges that are modelled as profiles.
+    margin_mm: how far around the board stones are looked for (None: 3/4 of the board's longer side).
+    """
+
+    min_diameter_mm: float = 10.0
+    max_diameter_mm: float = 50.0
+    threshold: float = 7.0
+    min_score: float = 0.3
+    px_per_mm: float = 0.8
+    edge_band_mm: float = 20.0
+    margin_mm: float | None = None
+
+
+DEFAULT_PARAMS = StoneParams()
+
+
+class FrameError(ValueError):
+    """A frame that cannot be analysed (wrong type, shape or depth)."""
+
+
+def check_frame(frame: np.ndarray) -> np.ndarray:
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"a frame must be a numpy image, got {type(frame).__name__}")
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise FrameError(
+            f"a frame must be an 8-bit BGR image (H x W x 3, uint8), got shape {frame.shape} {frame.dtype}"
+        )
+    if frame.shape[0] < 32 or frame.shape[1] < 32:
+        raise FrameError(f"a frame of {frame.shape[1]}x{frame.shape[0]} px is too small to analyse")
+    return frame
+
+
+def _odd(n: float) -> int:
+    k = max(int(round(n)), 3)
+    return k if k % 2 else k + 1
+
+
+def _disk(d: float) -> np.ndarray:
+    k = _odd(d)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """Fill the enclosed holes of a binary mask (a stone's unshaded middle inside its rim)."""
+    h, w = mask.shape
+    flood = np.zeros((h + 2, w + 2), np.uint8)
+    flood[1:-1, 1:-1] = mask
+    cv2.floodFill(flood, None, (0, 0), 255)
+    return mask | cv2.bitwise_not(flood[1:-1, 1:-1])
+
+
+class TopView:
+    """The top-down view the detector works in: board mm (x0, y0) at pixel (0, 0), `s` px per mm.
+
+    It covers the board and the table around it, as far as the camera sees (and at most
+    `margin_mm` beyond the board).
+    """
+
+    def __init__(self, board: Board, frame_shape: tuple[int, ...], params: StoneParams = DEFAULT_PARAMS):
+        W, H = board.size_mm
+        fh, fw = frame_shape[:2]
+        self.s = s = min(params.px_per_mm, board.px_per_mm())
+        margin = params.margin_mm if params.margin_mm is not None else 0.75 * max(W, H)
+        frame_px = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float64)
+        frame_mm = board.to_mm(frame_px)
+        hom = frame_px @ board.H[2, :2] + board.H[2, 2]
+        if np.all(hom > 0) and np.all(np.isfinite(frame_mm)):
+            lo = np.maximum(frame_mm.min(axis=0), [-margin, -margin])
+            hi = np.minimum(frame_mm.max(axis=0), [W + margin, H + margin])
+        else:  # the frame reaches the horizon: keep to the margin
+            lo, hi = np.array([-margin, -margin]), np.array([W + margin, H + margin])
+        self.x0, self.y0 = float(lo[0]), float(lo[1])
+        self.size = (max(int(np.ceil((hi[0] - lo[0]) * s)), 8), max(int(np.ceil((hi[1] - lo[1]) * s)), 8))
+        S = np.array([[s, 0, -self.x0 * s], [0, s, -self.y0 * s], [0, 0, 1]])
+        self.M = S @ board.H
+        # where the camera sees: the frame's outline in the view (a homography keeps lines straight)
+        self.valid = np.zeros((self.size[1], self.size[0]), np.uint8)
+        if np.all(hom > 0):
+            cv2.fillPoly(self.valid, [np.round(self.from_mm(frame_mm)).astype(np.int32)], 255)
+            self.valid = cv2.erode(self.valid, np.ones((3, 3), np.uint8))
+        else:
+            self.valid[:] = 255
+        self.board_rect = np.round(self.from_mm(np.array([[0.0, 0.0], [W, H]]))).astype(int)
+
+    def warp(self, img: np.ndarray, nearest: bool = False) -> np.ndarray:
+        flags = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
+        return cv2.warpPerspective(img, self.M, self.size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+    def to_mm(self, uv) -> np.ndarray:
+        return np.asarray(uv, np.float64) / self.s + [self.x0, self.y0]
+
+    def from_mm(self, mm) -> np.ndarray:
+        return (np.asarray(mm, np.float64) - [self.x0, self.y0]) * self.s
+
+
+def _marker_mask(board: Board, view: TopView) -> np.ndarray:
+    """The ArUco markers and their white stickers: strong structure that is never a stone."""
+    mask = np.zeros(view.valid.shape, np.uint8)
+    W, H = board.size_mm
+    for (cx, cy), side_px in zip([(0, 0), (W, 0), (W, H), (0, H)], board.marker_side_px, strict=True):
+        side_mm = side_px / board.px_per_mm(np.array([cx, cy])) if side_px > 0 else 0.12 * min(W, H)
+        (u0, v0), (u1, v1) = view.from_mm([[cx - side_mm, cy - side_mm], [cx + side_mm, cy + side_mm]])
+        cv2.rectangle(mask, (int(u0), int(v0)), (int(np.ceil(u1)), int(np.ceil(v1))), 255, -1)
+    return mask
+
+
+def _extend(img: np.ndarray, keep: np.ndarray, k: int) -> np.ndarray:
+    """`img` where `keep`, and elsewhere a smooth continuation of it (normalised convolution), so
+    that a median near the edge of a surface sees that surface's own colour and lighting."""
+    if keep.all() or not keep.any():
+        return img
+    w = keep.astype(np.float32)
+    num = cv2.GaussianBlur(img.astype(np.float32) * w[..., None], (k, k), 0)
+    den = cv2.GaussianBlur(w, (k, k), 0)[..., None]
+    fill = np.where(den > 1e-3, num / np.maximum(den, 1e-3), img.reshape(-1, 3)[keep.ravel()].mean(axis=0))
+    return np.where(keep[..., None], img, np.clip(fill, 0, 255).astype(np.uint8))
+
+
+class _Surface:
+    """The stone-free surface predicted from the view, and each pixel's difference from it (`z`).
+
+    `z` is the difference in Y, Cr and Cb, each in units of that channel's noise, summed, and
+    divided by the local texture level (a grainy table needs a larger difference than smooth felt).
+    """
+
+    def __init__(self, ycc: np.ndarray, view: TopView, max_d: float, band: float, markers: np.ndarray):
+        h, w = ycc.shape[:2]
+        valid = view.valid > 0
+        (bu0, bv0), (bu1, bv1) = view.board_rect
+        on_board = np.zeros((h, w), np.uint8)
+        on_board[max(bv0, 0):max(bv1, 0), max(bu0, 0):max(bu1, 0)] = 1
+
+        # away from the edges: a coarse median per surface, the other surface replaced by its own
+        # typical colour (a median across the board's edge would smear the edge into the surface)
+        f = min(1.0, 6.0 / max(max_d, 1.0))
+        sw, sh = max(int(round(w * f)), 8), max(int(round(h * f)), 8)
+        small = cv2.resize(ycc, (sw, sh), interpolation=cv2.INTER_AREA)
+        board_s = cv2.resize(on_board, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
+        valid_s = cv2.resize(view.valid, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
+        k = _odd(min(2.6 * max_d * f, min(sh, sw) - 1))
+        fill_k = _odd(3 * k)
+        bg_b = cv2.medianBlur(_extend(small, board_s & valid_s, fill_k), k)
+        bg_t = cv2.medianBlur(_extend(small, ~board_s & valid_s, fill_k), k)
+        bg = cv2.resize(bg_t, (w, h), interpolation=cv2.INTER_LINEAR)
+        cv2.copyTo(cv2.resize(bg_b, (w, h), interpolation=cv2.INTER_LINEAR), on_board, bg)
+
+        # along the edges: the edge profile (difference from the 2-D surface, by distance from the
+        # edge), the median along the edge over stretches many stones long
+        diff = ycc.astype(np.int16) - bg.astype(np.int16)
+        diff[~valid] = 0
+        e = int(np.ceil(band * view.s))
+        seg = max(4.0 * max_d, 8.0)
+        for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
+            lo = (bu0 - e, bu1 + e) if axis == 0 else (bv0 - e, bv1 + e)
+            r0, r1 = max(line - e, 0), min(line + e + 1, h if axis == 0 else w)
+            c0, c1 = max(lo[0], 0), min(lo[1], w if axis == 0 else h)
+            if r1 - r0 < 2 or c1 - c0 < 2:
+                continue
+            strip = diff[r0:r1, c0:c1] if axis == 0 else diff[c0:c1, r0:r1].transpose(1, 0, 2)
+            n_seg = max(int(round((c1 - c0) / seg)), 1)
+            prof = np.stack([np.median(chunk, axis=1) for chunk in np.array_split(strip, n_seg, axis=1)], axis=1)
+            prof = cv2.resize(prof.astype(np.float32), (c1 - c0, r1 - r0), interpolation=cv2.INTER_LINEAR)
+            prof = np.round(prof).astype(np.int16)
+            # the edge may run a pixel or two off the calibrated line: each pixel is compared with
+            # the profile shifted by up to `slack` rows across the edge, and keeps the best match
+            slack = 2
+            padded = np.pad(prof, ((slack, slack), (0, 0), (0, 0)), mode="edge")
+            tries = np.stack([strip - padded[k: k + strip.shape[0]] for k in range(2 * slack + 1)])
+            best = np.abs(tries).sum(axis=3).argmin(axis=0)
+            fitted = np.take_along_axis(tries, best[None, ..., None], axis=0)[0]
+            if axis == 0:
+                diff[r0:r1, c0:c1] = fitted
+            else:
+                diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
+        resid = np.abs(diff).astype(np.float32)
+        resid[markers > 0] = 0
+        self.bg = np.clip(ycc.astype(np.int16) - diff, 0, 255).astype(np.uint8)
+
+        # robust noise per channel, for board, table and the edge strips apart (brighter surfaces
+        # and JPEG blocks are noisier), then a local texture level, with stones clipped out so
+        # that they do not inflate their own neighbourhood's level
+        zone = np.where(on_board > 0, 1, 2).astype(np.uint8)
+        zone[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)] = np.where(
+            zone[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)] == 1, 1, 3)
+        inner = np.zeros((h, w), bool)
+        inner[max(bv0 + e, 0):max(bv1 - e, 0), max(bu0 + e, 0):max(bu1 - e, 0)] = True
+        zone[(zone == 1) & ~inner] = 3
+        inv_sigma = np.ones((h, w, 3), np.float32)
+        for zid in (1, 2, 3):
+            sel = (zone == zid) & valid & (markers == 0)
+            sample = resid[sel][::5]
+            if len(sample) > 30:
+                inv_sigma[zone == zid] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=0), 1.0)
+        z = cv2.transform(cv2.multiply(resid, inv_sigma), np.ones((1, 3), np.float32))
+        z_small = cv2.resize(z, (sw, sh), interpolation=cv2.INTER_AREA)
+        kt = _odd(k / 2)
+        texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
+        texture = cv2.resize(np.maximum(texture, 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
+        self.z = cv2.divide(z, texture)
+
+
+def detect_stones(
+    frame_bgr: np.ndarray,
+    board: Board,
+    ignore_mask: np.ndarray | None = None,
+    params: StoneParams = DEFAULT_PARAMS,
+) -> list[Stone]:
+    """Every stone in a still, on the board and on the table around it.
+
+    ignore_mask (uint8, frame-sized, non-zero = ignore): pixels that are not to be read, e.g. the
+    hand; a stone touching it is not reported, since its footprint cannot be seen whole.
+    """
+    frame = check_frame(frame_bgr)
+    if ignore_mask is not None and ignore_mask.shape[:2] != frame.shape[:2]:
+        raise FrameError(f"ignore_mask is {ignore_mask.shape[:2]}, the frame {frame.shape[:2]}: sizes differ")
+    view = TopView(board, frame.shape, params)
+    min_d, max_d = params.min_diameter_mm * view.s, params.max_diameter_mm * view.s
+    ycc = cv2.cvtColor(view.warp(frame), cv2.COLOR_BGR2YCrCb)
+    markers = _marker_mask(board, view)
+    surface = _Surface(ycc, view, max_d, params.edge_band_mm, markers)
+    z = surface.z
+    cand = cv2.compare(z, params.threshold, cv2.CMP_GT)
+    cand[(markers > 0) | (view.valid == 0)] = 0
+    cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.2))
+    cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, _disk(min_d * 0.3))
+    cand = _complete_crescents(_fill_holes(cand), min_d, max_d)
+    cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.5))
+
+    blocked = None
+    if ignore_mask is not None:
+        blocked = cv2.dilate((view.warp(ignore_mask, nearest=True) > 0).astype(np.uint8), _disk(3))
+    edge = cv2.dilate((view.valid == 0).astype(np.uint8), _disk(3))
+
+    stones: list[Stone] = []
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
+    min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if area < min_area or area > 8 * max_area:  # specks; hands and heaps
+            continue
+        x0, y0 = max(x - 2, 0), max(y - 2, 0)
+        x1, y1 = min(x + w + 2, cand.shape[1]), min(y + h + 2, cand.shape[0])
+        comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
+            continue
+        cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
+        for part in _split(comp, min_d, max_d):
+            part = _half_contrast(part, z[y0:y1, x0:x1], params.threshold)
+            part = _trim_shadow(part, _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1]), min_d)
+            st = _stone(part, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params)
+            if st is not None:
+                stones.append(st)
+    return stones
+
+
+def _complete_crescents(cand: np.ndarray, min_d: float, max_d: float) -> np.ndarray:
+    """A stone of the surface's colour shows only its shaded side and shadow: a crescent. Its
+    convex hull is the footprint; only for one-stone-sized blobs (the hull of several would merge
+    them, and a straight streak has no area to complete)."""
+    contours, _ = cv2.findContours(cand, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    max_area = np.pi * (max_d / 2) ** 2
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        if min(w, h) < 0.6 * min_d or w * h > 2 * max_area:
+            continue
+        hull = cv2.convexHull(c)
+        hull_area = cv2.contourArea(hull)
+        if hull_area <= max_area and cv2.contourArea(c) < 0.8 * hull_area:
+            cv2.fillPoly(cand, [hull], 255)
+    return cand
+
+
+def _half_contrast(part: np.ndarray, z: np.ndarray, threshold: float) -> np.ndarray:
+    """Tighten a footprint to where its difference reaches half the stone's own contrast.
+
+    Defocus, motion and resampling blur a stone's edge into a ramp, and its soft shadow and halo
+    reach far beyond it; a blurred step crosses half its height at the true edge, so half the
+    stone's (robust) peak contrast puts the outline there, whatever the stone's contrast.
+    """
+    level = float(np.percentile(z[part > 0], 90))
+    cut = max(threshold, 0.5 * level)
+    if cut <= threshold:
+        return part
+    core = _fill_holes(((z > cut) & (part > 0)).astype(np.uint8) * 255) // 255
+    return core if core.sum() >= 0.3 * part.sum() else part
+
+
+def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """Pixels that look like the surface in shade: darker, with the surface's own colour.
+
+    Shade scales B, G and R alike; in YCrCb that scales Y and the chroma offsets by one factor.
+    """
+    y, cr, cb = (c.astype(np.float32) for c in cv2.split(ycc))
+    by, bcr, bcb = (c.astype(np.float32) for c in cv2.split(bg))
+    a = (y + 2) / (by + 2)
+    same_hue = (np.abs((cr - 128) - a * (bcr - 128)) < 5) & (np.abs((cb - 128) - a * (bcb - 128)) < 5)
+    return ((a < 0.9) & same_hue).astype(np.uint8)
+
+
+def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarray:
+    """Cut a cast shadow off one stone's footprint, when a stone of its own colour remains.
+
+    A stone of the surface's own hue looks like shade all over; it is left whole (its shadow then
+    widens it: the documented bias).
+    """
+    sh = shadow & part
+    if not sh.any():
+        return part
+    core = cv2.morphologyEx(part & (1 - sh), cv2.MORPH_OPEN, _disk(min_d * 0.3))
+    if core.sum() < 0.5 * part.sum():
+        return part
+    # the stone's own shaded rim is shade-like too: keep what the core encloses
+    return _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
+
+
+def _split(comp: np.ndarray, min_d: float, max_d: float) -> list[np.ndarray]:
+    """Separate touching stones: one seed per distance-transform peak with a neck between them."""
+    dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
+    r_min = min_d / 2
+    peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.6)
+    ys, xs = np.nonzero(peaks_mask)
+    if len(xs) <= 1:
+        return [comp]
+    order = np.argsort(-dist[ys, xs])
+    seeds: list[tuple[float, float, float]] = []
+    covered = np.zeros((0, 3))  # circles of peaks already accounted for (seeds and their ridges)
+    for j in order:
+        peak = (float(xs[j]), float(ys[j]), float(dist[ys[j], xs[j]]))
+        # a peak inside an earlier peak's inscribed circle is the same stone (the cheap test first)
+        if len(covered) and np.any(np.hypot(covered[:, 0] - peak[0], covered[:, 1] - peak[1]) <= covered[:, 2]):
+            continue
+        if not any(_same_stone(dist, peak, s) for s in seeds):
+            seeds.append(peak)
+        covered = np.vstack([covered, peak])
+    if len(seeds) == 1:
+        return [comp]
+    yy, xx = np.nonzero(comp)
+    cost = np.stack([np.hypot(xx - sx, yy - sy) - sr for sx, sy, sr in seeds])
+    owner = np.argmin(cost, axis=0)
+    parts = []
+    for k in range(len(seeds)):
+        part = np.zeros_like(comp)
+        part[yy[owner == k], xx[owner == k]] = 1
+        parts.append(part)
+    return parts
+
+
+def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    """Two peaks belong to one stone when no neck lies between them (or one is inside the other)."""
+    ax, ay, ar = a
+    bx, by, br = b
+    d = np.hypot(ax - bx, ay - by)
+    if d <= max(ar, br):
+        return True
+    n = max(int(d), 2)
+    xs = np.round(np.linspace(ax, bx, n)).astype(int)
+    ys = np.round(np.linspace(ay, by, n)).astype(int)
+    neck = dist[ys, xs].min()
+    return neck > 0.75 * min(ar, br)
+
+
+def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams) -> Stone | None:
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    c = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(c)
+    if area < np.pi * (min_d / 2) ** 2 * 0.7 or area > np.pi * (max_d / 2) ** 2:
+        return None
+    hull_area = cv2.contourArea(cv2.convexHull(c))
+    solidity = area / max(hull_area, 1.0)
+    (_, _), (ew, eh), _ = cv2.minAreaRect(c)
+    elong = max(ew, eh) / max(min(ew, eh), 1.0)
+    if solidity < 0.7 or elong > 3.0:
+        return None
+    outline_mm = view.to_mm(c.reshape(-1, 2).astype(np.float64) + origin)
+    cx, cy, a_mm = _centroid(outline_mm)
+    if a_mm <= 0:
+        return None
+    contrast = float(np.median(z[part > 0]))
+    score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
+    if cut:
+        score *= 0.5  # cut by the frame: its centre is a guess
+    if score < params.min_score:
+        return None
+    centre_px = board.to_px(np.array([cx, cy]))
+    return Stone(
+        x_mm=float(cx), y_mm=float(cy), radius_mm=float(np.sqrt(a_mm / np.pi)), outline_mm=outline_mm,
+        on_board=bool(board.on_board(np.array([cx, cy]))), x_px=float(centre_px[0]), y_px=float(centre_px[1]),
+        score=float(score),
+    )
+
+
+def _centroid(poly: np.ndarray) -> tuple[float, float, float]:
+    """Area centroid and area of a polygon (the footprint's centre in board mm)."""
+    x, y = poly[:, 0], poly[:, 1]
+    xn, yn = np.roll(x, -1), np.roll(y, -1)
+    cr = x * yn - xn * y
+    a = cr.sum() / 2
+    if abs(a) < 1e-9:
+        return float(x.mean()), float(y.mean()), 0.0
+    return float(((x + xn) * cr).sum() / (6 * a)), float(((y + yn) * cr).sum() / (6 * a)), float(abs(a))

@@ -1,0 +1,89 @@
+"""A pinhole camera over the board, so every pixel in the truth comes from one projection.
+
+World frame = board millimetres: origin at the NW playing-area corner, x East, y South, and z
+down into the table (right-handed); a height h above the board is z = -h. The camera looks at
+the board centre from ``camera_height_mm``, tilted by up to ~15 degrees and rolled, and the focal
+length and principal point are chosen so that the board and its table margin fill the frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Camera:
+    K: np.ndarray  # 3x3 intrinsics
+    R: np.ndarray  # 3x3 world -> camera rotation
+    t: np.ndarray  # 3 translation
+    size: tuple[int, int]  # (width, height) px
+
+    def project(self, pts_mm: np.ndarray, height_mm: float | np.ndarray = 0.0) -> np.ndarray:
+        """Pixel positions (Nx2, pixel centres at integers) of points ``height_mm`` above the board."""
+        pts = np.atleast_2d(np.asarray(pts_mm, dtype=float))
+        z = -np.broadcast_to(np.asarray(height_mm, dtype=float), (len(pts),))
+        world = np.column_stack([pts, z])
+        cam = world @ self.R.T + self.t
+        img = cam @ self.K.T
+        return img[:, :2] / img[:, 2:3]
+
+    @property
+    def homography(self) -> np.ndarray:
+        """3x3 board-plane mm -> px."""
+        H = self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], self.t])
+        return H / H[2, 2]
+
+    def scale_at(self, pts_mm: np.ndarray, height_mm: float = 0.0) -> np.ndarray:
+        """Pixels per mm near each point at that height (for blur radii and stroke widths)."""
+        pts = np.atleast_2d(np.asarray(pts_mm, dtype=float))
+        a = self.project(pts, height_mm)
+        b = self.project(pts + np.array([1.0, 0.0]), height_mm)
+        return np.linalg.norm(b - a, axis=1)
+
+    def to_board(self, pts_px: np.ndarray) -> np.ndarray:
+        """Board-plane mm of pixels (the inverse homography)."""
+        pts = np.atleast_2d(np.asarray(pts_px, dtype=float))
+        h = np.column_stack([pts, np.ones(len(pts))]) @ np.linalg.inv(self.homography).T
+        return h[:, :2] / h[:, 2:3]
+
+
+def _axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
+    axis = axis / np.linalg.norm(axis)
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k
+
+
+def make_camera(style: dict, size: tuple[int, int], rng: np.random.Generator) -> Camera:
+    """The camera of a style: tilt, roll and height from the style, then focal length and
+    principal point fitted so the board plus margin (all stones stay inside it) is in view."""
+    w_mm, h_mm = style["board_mm"]
+    margin = style["margin_mm"]
+    tilt = np.radians(style["tilt_deg"])
+    az = np.radians(style["tilt_azimuth_deg"])
+    roll = np.radians(style["roll_deg"])
+    tilt_axis = np.array([np.cos(az), np.sin(az), 0.0])
+    r_cw = _axis_angle(tilt_axis, tilt) @ _axis_angle(np.array([0.0, 0.0, 1.0]), roll)
+    target = np.array([w_mm / 2, h_mm / 2, 0.0])
+    optical = r_cw @ np.array([0.0, 0.0, 1.0])
+    centre = target - optical * style["camera_height_mm"] / max(np.cos(tilt), 1e-6)
+    R = r_cw.T
+    t = -R @ centre
+    scene = np.array(
+        [
+            [-margin, -margin],
+            [w_mm + margin, -margin],
+            [w_mm + margin, h_mm + margin],
+            [-margin, h_mm + margin],
+        ]
+    )
+    unit = Camera(np.eye(3), R, t, size).project(scene)
+    span = unit.max(axis=0) - unit.min(axis=0)
+    width, height = size
+    f = style["fill"] * min((width - 4) / span[0], (height - 4) / span[1])
+    lo, hi = unit.min(axis=0) * f, unit.max(axis=0) * f
+    slack = np.array([width - 4, height - 4]) - (hi - lo)
+    offset = 2 + slack * rng.uniform(0.2, 0.8, 2) - lo
+    K = np.array([[f, 0, offset[0]], [0, f, offset[1]], [0, 0, 1.0]])
+    return Camera(K, R, t, (width, height))

@@ -1,0 +1,429 @@
+"""The scenarios: what happens in a clip, re-sampled until the physics yields the intended truth.
+
+Each scenario draws its set-up and its action from the seed, runs the physics, computes the
+truth from the tracks (``verdict.judge_shot``) and checks it against what the scenario is for
+(a "gate_touch" clip must really touch a gate). An unintended or ambiguous outcome (a near miss
+under 1.5 mm, a gate stone nudged by a third stone, a touch that does not move the gate stone)
+is thrown away and the next attempt of the same seed is tried, a bounded number of times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .layout import board_area, fits, gate_setup, near_marker, near_segment, scatter
+from .physics import StoneState
+from .stones import StoneShape
+from .timeline import Resample, Timeline
+from .verdict import ShotTruth, judge_shot
+
+MAX_TRIES = 60
+MIN_CLEARANCE_MM = 1.5
+MIN_TOUCH_MOVE_MM = 1.0
+
+
+class Scene:
+    """What a scenario works with: the stones of the clip, its style, fps and seed."""
+
+    def __init__(self, shapes: dict[int, StoneShape], style: dict, fps: int, seed: int, name: str):
+        self.shapes, self.style, self.fps, self.seed, self.name = shapes, style, fps, seed, name
+
+    def rng(self, *path: int) -> np.random.Generator:
+        return np.random.default_rng([self.seed, SCENARIOS.index(self.name), *path])
+
+    def timeline(self, rng: np.random.Generator) -> Timeline:
+        return Timeline(self.shapes, self.style, self.fps, rng)
+
+    def decel(self) -> float:
+        return self.style["board_decel_mm_s2"]
+
+
+def _attempts(
+    scene: Scene, build: Callable[[np.random.Generator], Timeline], what: str
+) -> Timeline:
+    for attempt in range(MAX_TRIES):
+        try:
+            return build(scene.rng(attempt))
+        except (Resample, ValueError):
+            continue
+    raise RuntimeError(f"scenario {scene.name!r} seed {scene.seed}: no {what} in {MAX_TRIES} tries")
+
+
+def _speed_for(distance: float, decel: float) -> float:
+    """The flick speed that slides a stone ``distance`` mm before friction stops it."""
+    return float(np.sqrt(2 * decel * max(distance, 1.0)))
+
+
+def _shoot(t: Timeline, shooter: int, direction: np.ndarray, distance: float) -> ShotTruth:
+    u = direction / np.linalg.norm(direction)
+    v = u * _speed_for(distance, t.style["board_decel_mm_s2"])
+    start, end = t.shot(shooter, v, float(t.rng.uniform(-6, 6)))
+    truth = judge_shot(t.shapes, t.frames, t.contacts, shooter, start, end)
+    if truth.clearance < MIN_CLEARANCE_MM or truth.gate_moved_without_touch:
+        raise Resample("ambiguous near miss or chain push")
+    if "touched_gate" in truth.event["fouls"] and truth.touched_gate_moved < MIN_TOUCH_MOVE_MM:
+        raise Resample("gate touch too faint to see")
+    t.events.append(truth.event)
+    return truth
+
+
+def _opening(t: Timeline) -> None:
+    t.idle(int(t.rng.uniform(0.1, 0.3) * t.fps))
+
+
+def _closing(t: Timeline) -> None:
+    t.idle(int(t.rng.uniform(0.15, 0.3) * t.fps))
+
+
+# -- drops ------------------------------------------------------------------------------------
+def _drop_plan(
+    rng: np.random.Generator, t: Timeline, ids: list[int], splash: int
+) -> tuple[np.ndarray, list, list]:
+    w, h = t.style["board_mm"]
+    centre = np.array([rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h])
+    spread = 0.16 * min(w, h)
+    placed = t.world.states()
+    lands, vels = [], []
+    for k, sid in enumerate(ids):
+        if k < splash:  # lands near an edge, moving outward: slides off onto the table
+            edge = int(rng.integers(4))
+            inset = rng.uniform(4, 18)
+            along = rng.uniform(0.2, 0.8)
+            spot, out = {
+                0: (np.array([along * w, inset]), np.array([0, -1.0])),
+                1: (np.array([w - inset, along * h]), np.array([1.0, 0])),
+                2: (np.array([along * w, h - inset]), np.array([0, 1.0])),
+                3: (np.array([inset, along * h]), np.array([-1.0, 0])),
+            }[edge]
+            vel = out * rng.uniform(250, 450) + rng.uniform(-60, 60, 2)
+        else:
+            area = board_area(t.style, 40)
+            spot = np.clip(centre + rng.normal(0, spread, 2), area[:2], area[2:])
+            vel = rng.uniform(-70, 70, 2)
+        cand = StoneState(sid, float(spot[0]), float(spot[1]), 0.0)
+        if not fits(t.shapes, placed, cand, 4.0) or (
+            k >= splash and near_marker(t.style, *spot, 20)
+        ):
+            raise Resample("landing spot taken")
+        placed.append(cand)
+        lands.append(spot)
+        vels.append(vel)
+    return centre, lands, vels
+
+
+def drop(scene: Scene) -> Timeline:
+    def build(rng: np.random.Generator) -> Timeline:
+        t = scene.timeline(rng)
+        ids = sorted(scene.shapes)[: int(rng.integers(3, 8))]
+        t.start([])
+        _opening(t)
+        ev = t.drop(ids, *_drop_plan(rng, t, ids, 0))
+        if ev["splashed"]:
+            raise Resample("a stone splashed")
+        _closing(t)
+        return t
+
+    return _attempts(scene, build, "drop without splash")
+
+
+def drop_splash(scene: Scene) -> Timeline:
+    def build(rng: np.random.Generator) -> Timeline:
+        t = scene.timeline(rng)
+        ids = sorted(scene.shapes)[: int(rng.integers(3, 8))]
+        t.start([])
+        _opening(t)
+        ev = t.drop(ids, *_drop_plan(rng, t, ids, int(rng.integers(1, 3))))
+        if not ev["splashed"]:
+            raise Resample("nothing splashed")
+        _closing(t)
+        return t
+
+    return _attempts(scene, build, "splash")
+
+
+# -- gate shots -------------------------------------------------------------------------------
+def _gate_scenario(
+    scene: Scene, aim: str, want: Callable[[dict, list[int]], bool], toward_edge: bool = False
+) -> Timeline:
+    def build(rng: np.random.Generator) -> Timeline:
+        ids = sorted(scene.shapes)
+        n = int(rng.integers(3, 7))
+        a, b, shooter, *extras = ids[:n]
+        states, mid, normal = gate_setup(
+            rng, scene.shapes, scene.style, (a, b), shooter, extras, toward_edge
+        )
+        t = scene.timeline(rng)
+        t.start(states)
+        _opening(t)
+        start = np.array([states[2].x, states[2].y])
+        ga, gb = np.array([states[0].x, states[0].y]), np.array([states[1].x, states[1].y])
+        tangent = (gb - ga) / np.linalg.norm(gb - ga)
+        half_gap = (np.linalg.norm(gb - ga) - scene.shapes[a].radius - scene.shapes[b].radius) / 2
+        to_gate = float(np.dot(mid - start, normal))
+        r = scene.shapes[shooter].radius
+        if aim == "through":
+            target, dist = (
+                mid + tangent * rng.uniform(-0.25, 0.25) * half_gap,
+                to_gate + rng.uniform(2 * r + 25, 2 * r + 110),
+            )
+        elif aim == "touch":
+            side_ = rng.choice([-1.0, 1.0])
+            target, dist = (
+                mid + side_ * tangent * (half_gap + rng.uniform(0.0, 0.6) * r),
+                to_gate + rng.uniform(40, 110),
+            )
+        elif aim == "short":
+            target, dist = (
+                mid + tangent * rng.uniform(-0.2, 0.2) * half_gap,
+                to_gate + rng.uniform(-25, r * 0.8),
+            )
+        elif aim == "wide":
+            side_ = rng.choice([-1.0, 1.0])
+            target, dist = (
+                mid + side_ * tangent * (half_gap + 2 * r + rng.uniform(15, 40)),
+                to_gate + rng.uniform(20, 90),
+            )
+        else:  # "off": through the gate and on over the nearby edge
+            target, dist = (
+                mid + tangent * rng.uniform(-0.2, 0.2) * half_gap,
+                to_gate + rng.uniform(110, 200),
+            )
+        _shoot(t, shooter, target - start, dist)
+        if not want(t.events[-1], sorted((a, b))):
+            raise Resample("unintended verdict")
+        if t.events[-1]["verdict"] == "pass":
+            t.pickup([shooter])
+        _closing(t)
+        return t
+
+    return _attempts(scene, build, f"{scene.name} shot")
+
+
+def gate_pass(scene: Scene) -> Timeline:
+    return _gate_scenario(
+        scene, "through", lambda e, gate: e["verdict"] == "pass" and e["gate"] == gate
+    )
+
+
+def gate_touch(scene: Scene) -> Timeline:
+    return _gate_scenario(
+        scene,
+        "touch",
+        lambda e, gate: "touched_gate" in e["fouls"] and not e["off_board"] and e["gate"] == gate,
+    )
+
+
+def gate_not_through(scene: Scene) -> Timeline:
+    aim = "short" if scene.seed % 2 == 0 else "wide"
+    return _gate_scenario(scene, aim, lambda e, gate: e["fouls"] == ["not_through"])
+
+
+def gate_off_board(scene: Scene) -> Timeline:
+    return _gate_scenario(scene, "off", lambda e, gate: "off_board" in e["fouls"], toward_edge=True)
+
+
+# -- clears -----------------------------------------------------------------------------------
+def _clear_scenario(scene: Scene, hit: bool) -> Timeline:
+    def build(rng: np.random.Generator) -> Timeline:
+        shooter, other = sorted(scene.shapes)[:2]
+        area = board_area(scene.style, 60)
+        states = scatter(rng, scene.shapes, scene.style, [other], [], area)
+        o = np.array([states[0].x, states[0].y])
+        d = rng.uniform(60, 150)
+        ang = rng.uniform(0, 2 * np.pi)
+        s = o - d * np.array([np.cos(ang), np.sin(ang)])
+        if not (area[0] <= s[0] <= area[2] and area[1] <= s[1] <= area[3]) or near_marker(
+            scene.style, *s, 30
+        ):
+            raise Resample("shooter off the board")
+        states.append(StoneState(shooter, float(s[0]), float(s[1]), rng.uniform(0, 2 * np.pi)))
+        t = scene.timeline(rng)
+        t.start(states)
+        _opening(t)
+        tangent = np.array([-np.sin(ang), np.cos(ang)])
+        reach = scene.shapes[shooter].radius + scene.shapes[other].radius
+        offset = (
+            rng.uniform(-0.5, 0.5) * reach
+            if hit
+            else rng.choice([-1, 1]) * (reach + rng.uniform(12, 35))
+        )
+        _shoot(t, shooter, o + tangent * offset - s, d + rng.uniform(10, 60))
+        ev = t.events[-1]
+        if ev["verdict"] != ("pass" if hit else "foul") or (
+            not hit and ev["fouls"] != ["missed_clear"]
+        ):
+            raise Resample("unintended clear")
+        if hit:
+            t.pickup([shooter, other])
+        _closing(t)
+        return t
+
+    return _attempts(scene, build, f"{scene.name} shot")
+
+
+def clear_pass(scene: Scene) -> Timeline:
+    return _clear_scenario(scene, True)
+
+
+def clear_miss(scene: Scene) -> Timeline:
+    return _clear_scenario(scene, False)
+
+
+# -- hands that do not shoot ------------------------------------------------------------------
+def _resting(
+    scene: Scene, rng: np.random.Generator, lo: int, hi: int
+) -> tuple[Timeline, list[StoneState]]:
+    ids = sorted(scene.shapes)[: int(rng.integers(lo, hi))]
+    states = scatter(rng, scene.shapes, scene.style, ids, [], board_area(scene.style))
+    t = scene.timeline(rng)
+    t.start(states)
+    _opening(t)
+    return t, states
+
+
+def pickup(scene: Scene) -> Timeline:
+    def build(rng: np.random.Generator) -> Timeline:
+        t, states = _resting(scene, rng, 3, 8)
+        k = int(rng.integers(1, 3))
+        t.pickup([s.id for s in states[:k]])
+        _closing(t)
+        return t
+
+    return _attempts(scene, build, "pickup")
+
+
+def hover(scene: Scene) -> Timeline:
+    def build(rng: np.random.Generator) -> Timeline:
+        t, _ = _resting(scene, rng, 3, 8)
+        w, h = scene.style["board_mm"]
+        ang = rng.uniform(0, 2 * np.pi)
+        u = np.array([np.cos(ang), np.sin(ang)])
+        c = np.array([w / 2, h / 2]) + rng.uniform(-0.2, 0.2, 2) * [w, h]
+        reach = 0.5 * max(w, h) + 350
+        points = [c - u * reach, c + rng.uniform(-40, 40, 2), c + u * reach * 0.3, c - u * reach]
+        t.hover(points, float(rng.uniform(60, 160)), "open" if rng.random() < 0.5 else "point")
+        _closing(t)
+        return t
+
+    return _attempts(scene, build, "hover")
+
+
+# -- a whole turn -----------------------------------------------------------------------------
+def _plan_gate_shot(rng: np.random.Generator, t: Timeline) -> list[tuple[int, np.ndarray, float]]:
+    """Candidate gate shots (shooter, direction, distance) on the current scene whose straight
+    path through the gate midpoint is clear of other stones and ends on the board."""
+    states = [s for s in t.world.states() if not s.fallen]
+    shapes = t.shapes
+    w, h = t.style["board_mm"]
+    out = []
+    for c in states:
+        pc = np.array([c.x, c.y])
+        for i, a in enumerate(states):
+            for b in states[i + 1 :]:
+                if c.id in (a.id, b.id):
+                    continue
+                pa, pb = np.array([a.x, a.y]), np.array([b.x, b.y])
+                gap = np.linalg.norm(pb - pa) - shapes[a.id].radius - shapes[b.id].radius
+                if gap < 2 * shapes[c.id].radius + 14:
+                    continue
+                mid = (pa + pb) / 2
+                u = mid - pc
+                dist = float(np.linalg.norm(u))
+                u /= dist
+                normal = np.array([-(pb - pa)[1], (pb - pa)[0]]) / np.linalg.norm(pb - pa)
+                if abs(np.dot(u, normal)) < 0.75 or dist < shapes[c.id].radius + 20 or dist > 220:
+                    continue
+                over = rng.uniform(2 * shapes[c.id].radius + 25, 2 * shapes[c.id].radius + 90)
+                end = mid + u * over
+                if not (30 <= end[0] <= w - 30 and 30 <= end[1] <= h - 30):
+                    continue
+                lane = shapes[c.id].radius + 4
+                if any(
+                    near_segment(np.array([o.x, o.y]), pc, end) < lane + shapes[o.id].radius
+                    for o in states
+                    if o.id not in (a.id, b.id, c.id)
+                ):
+                    continue
+                out.append((c.id, u, dist + over))
+    rng.shuffle(out)
+    return out
+
+
+def game(scene: Scene) -> Timeline:
+    """A turn: a drop, then gate shots (the shooter picked up after each pass) while three or
+    more stones are on the board, a clear with two, and sometimes a foul that ends the turn."""
+    rng = scene.rng(0)
+
+    def opening(r: np.random.Generator) -> Timeline:
+        t = scene.timeline(r)
+        t.start([])
+        _opening(t)
+        ids = sorted(scene.shapes)[: int(r.integers(5, 9))]
+        if t.drop(ids, *_drop_plan(r, t, ids, 0))["splashed"]:
+            raise Resample("splash in the opening drop")
+        return t
+
+    t = _attempts(scene, opening, "opening drop")
+    shots = int(rng.integers(2, 5))
+    foul_last = rng.random() < 0.3
+    for k in range(shots):
+        on_board = [s for s in t.world.states() if not s.fallen]
+        want_foul = foul_last and k == shots - 1
+        done = None
+        for attempt in range(MAX_TRIES):
+            r = scene.rng(1 + k, attempt)
+            trial = t.fork(r)
+            try:
+                if len(on_board) >= 3:
+                    plans = _plan_gate_shot(r, trial)
+                    if not plans:
+                        break
+                    shooter, u, dist = plans[0]
+                    if want_foul:
+                        dist *= r.uniform(0.3, 0.6)
+                    _shoot(trial, shooter, u, dist)
+                    ev = trial.events[-1]
+                    if (ev["verdict"] == "foul") != want_foul:
+                        continue
+                    if not want_foul:
+                        trial.pickup([shooter])
+                elif len(on_board) == 2:
+                    a, b = on_board
+                    u = np.array([b.x - a.x, b.y - a.y])
+                    dist = float(np.linalg.norm(u)) + r.uniform(10, 50)
+                    _shoot(trial, a.id, u + r.normal(0, 4, 2), dist)
+                    ev = trial.events[-1]
+                    if ev["verdict"] != "pass":
+                        continue
+                    trial.pickup([a.id, b.id])
+                else:
+                    break
+            except (Resample, ValueError):
+                continue
+            done = trial
+            break
+        if done is None:
+            break
+        t = done
+        if t.events[-1]["type"] == "shot" and t.events[-1]["verdict"] == "foul":
+            break
+    _closing(t)
+    return t
+
+
+SCENARIO_FUNCS: dict[str, Callable[[Scene], Timeline]] = {
+    "drop": drop,
+    "drop_splash": drop_splash,
+    "gate_pass": gate_pass,
+    "gate_touch": gate_touch,
+    "gate_not_through": gate_not_through,
+    "gate_off_board": gate_off_board,
+    "clear_pass": clear_pass,
+    "clear_miss": clear_miss,
+    "pickup": pickup,
+    "hover": hover,
+    "game": game,
+}
+SCENARIOS: list[str] = list(SCENARIO_FUNCS)
