@@ -13,6 +13,8 @@ COMMANDS = [
     "referee.commands.replay",
     "referee.commands.play",
     "referee.commands.demo",
+    "referee.commands.config",
+    "referee.commands.run",
 ]
 
 

@@ -1,0 +1,142 @@
+"""OLED displays: real luma.oled devices from wiring facts, and their twins off the Pi.
+
+On the table a display is a luma.oled device on I2C (optionally behind a TCA9548A multiplexer,
+so several displays with the same fixed address share one bus) or SPI. Off the Pi the same
+screens are drawn on luma.core's ``dummy`` device (an image in memory, for tests) or on
+luma.emulator's ``gifanim`` / ``capture`` / ``pygame`` devices (an animated GIF, PNG files,
+a window). Everything above this module only sees a luma device.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+from pathlib import Path
+
+from luma.core.device import dummy
+from luma.core.interface.serial import i2c, spi
+
+DRIVERS = ("ssd1306", "ssd1309", "ssd1305", "ssd1315", "sh1106", "sh1107")
+
+
+class MuxedI2C(i2c):
+    """An I2C interface behind a TCA9548A: every write first selects the display's channel.
+
+    Selecting on each command/data call costs one byte on the bus and keeps displays that
+    share an address from ever receiving each other's frames.
+    """
+
+    def __init__(self, port: int, address: int, mux_address: int, channel: int):
+        super().__init__(port=port, address=address)
+        self._mux_address = mux_address
+        self._mux_mask = 1 << channel
+
+    def _select(self) -> None:
+        self._bus.write_byte(self._mux_address, self._mux_mask)
+
+    def command(self, *cmd: int) -> None:
+        self._select()
+        super().command(*cmd)
+
+    def data(self, data) -> None:
+        self._select()
+        super().data(data)
+
+
+def open_oled(
+    driver: str,
+    width: int = 128,
+    height: int = 64,
+    rotate: int = 0,
+    bus: str = "i2c",
+    port: int = 1,
+    address: int = 0x3C,
+    mux_address: int | None = None,
+    mux_channel: int | None = None,
+    spi_device: int = 0,
+    dc_pin: int = 24,
+    reset_pin: int = 25,
+):
+    """The luma.oled device for a wired display (on the Pi: opens /dev/i2c-N or /dev/spidevN.M)."""
+    import luma.oled.device as oled
+
+    if driver not in DRIVERS:
+        raise ValueError(f"unknown display driver {driver!r}; the drivers are: {', '.join(DRIVERS)}")
+    if bus == "i2c":
+        if mux_channel is not None:
+            serial = MuxedI2C(port, address, mux_address or 0x70, mux_channel)
+        else:
+            serial = i2c(port=port, address=address)
+    else:
+        serial = spi(port=port, device=spi_device, gpio_DC=dc_pin, gpio_RST=reset_pin)
+    return getattr(oled, driver)(serial, width=width, height=height, rotate=rotate)
+
+
+def memory_display(width: int = 128, height: int = 64, rotate: int = 0):
+    """luma.core's dummy device: keeps the last frame in ``.image`` for tests and benchmarks."""
+    return dummy(width=width, height=height, rotate=rotate, mode="1")
+
+
+def _emulator():
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import luma.emulator.device as emu
+    except ImportError as exc:  # the sim extra is not installed
+        raise RuntimeError(
+            "emulated displays need luma.emulator (pip install 'tabletop-companion[sim]')"
+        ) from exc
+    return emu
+
+
+class GifDisplay:
+    """A luma.emulator ``gifanim`` device whose file is written when ``close()`` is called.
+
+    luma.emulator writes the GIF at interpreter exit; the demo wants the file at once to
+    report it, so the exit hook is replaced by an explicit close. A long game would make a
+    huge GIF: past ``max_frames`` only the latest image is kept, and it ends the animation.
+    """
+
+    def __init__(self, path: str | Path, width: int = 128, height: int = 64, rotate: int = 0,
+                 frame_seconds: float = 0.4, max_frames: int | None = None):
+        emu = _emulator()
+        self.path = Path(path)
+        self.device = emu.gifanim(width=width, height=height, rotate=rotate, mode="1",
+                                  filename=str(self.path), duration=frame_seconds,
+                                  transform="none", scale=1)
+        atexit.unregister(self.device.write_animation)
+        self.max_frames = max_frames
+        self.frames = 0
+        self._latest = None
+
+    def display(self, image) -> None:
+        self.frames += 1
+        if self.max_frames is None or self.frames < self.max_frames:
+            self.device.display(image)
+        else:
+            self._latest = image
+
+    def __getattr__(self, name):
+        return getattr(self.device, name)
+
+    def close(self) -> None:
+        if self._latest is not None:
+            self.device.display(self._latest)
+            self._latest = None
+        self.device.write_animation()
+        self.device._images.clear()
+
+
+def png_display(directory: str | Path, name: str, width: int = 128, height: int = 64, rotate: int = 0):
+    """luma.emulator ``capture``: one PNG per frame, ``<name>_000001.png`` and so on."""
+    emu = _emulator()
+    template = str(Path(directory) / f"{name}_{{0:06}}.png")
+    return emu.capture(width=width, height=height, rotate=rotate, mode="1", file_template=template,
+                       transform="none", scale=1)
+
+
+def window_display(width: int = 128, height: int = 64, rotate: int = 0):
+    """luma.emulator's pygame window (needs a desktop; SDL_VIDEODRIVER=dummy runs it headless)."""
+    emu = _emulator()
+    return emu.pygame(width=width, height=height, rotate=rotate, mode="1", scale=3, transform="none",
+                      frame_rate=30)

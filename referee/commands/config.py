@@ -1,0 +1,54 @@
+"""``tabletop config check FILE``: read a table config and say what it wires, or what is wrong."""
+
+from __future__ import annotations
+
+from referee.cli import UserError
+from referee.config import ConfigError, TableConfig, load_config
+
+
+def register(sub) -> None:
+    p = sub.add_parser("config", help="check a table config file")
+    csub = p.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    c = csub.add_parser("check", help="validate a table config and summarise it")
+    c.add_argument("file", help="a table config (.toml), see docs/table-config.md")
+    c.set_defaults(run=run)
+
+
+def run(args) -> int:
+    try:
+        config = load_config(args.file)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    for line in summary(config):
+        print(line)
+    return 0
+
+
+def summary(config: TableConfig) -> list[str]:
+    """One line per wired part, so a newcomer can compare the file with the table."""
+    lines = [f"game: {config.game or '(chosen with --game)'}; dice: {config.dice}; journal: {config.journal}"]
+    for seat in config.seats:
+        if seat.serial:
+            how = f"serial panel {seat.serial.serial_number or seat.serial.port}"
+        elif seat.buttons:
+            how = "buttons " + ", ".join(f"{role}=GPIO{pin}" for role, pin in seat.buttons.items())
+        else:
+            how = "no panel (keyboard only)"
+        lines.append(f"seat {seat.name}: {how}")
+    for d in config.displays:
+        if d.bus == "i2c":
+            at = f"I2C bus {d.port} address {d.address:#04x}"
+            if d.mux_channel is not None:
+                at += f" via TCA9548A {d.mux_address:#04x} channel {d.mux_channel}"
+        else:
+            at = f"SPI {d.port}.{d.spi_device} (DC GPIO{d.dc_pin}, RST GPIO{d.reset_pin})"
+        lines.append(f"display {d.label}: {d.driver} {d.width}x{d.height} rotate {d.rotate}, {at}")
+    if config.camera:
+        c = config.camera
+        src = {"picamera2": f"Pi camera {c.size[0]}x{c.size[1]} at {c.fps:g} fps",
+               "usb": f"USB camera {c.index}", "file": f"video file {c.path}"}[c.kind]
+        lines.append(f"camera: {src}")
+    if config.buzzer_pin is not None:
+        lines.append(f"buzzer: GPIO{config.buzzer_pin}")
+    lines.append("config OK")
+    return lines

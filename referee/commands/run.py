@@ -1,0 +1,97 @@
+"""``tabletop run``: referee a game at the table (``--config``) or on the simulated table (``--sim``).
+
+Both resume the unfinished game in the journal unless ``--new`` is given; the journal is the
+table's memory across power cuts.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+from pathlib import Path
+
+from device.events import InputEvent
+from device.keyboard import HELP, KeyboardInput
+from engines.core import IllegalAction, OptionError
+from engines.core.registry import game_class, game_ids
+from referee.cli import UserError
+from referee.config import ConfigError, load_config
+from referee.journal import Journal, JournalError
+from referee.screens import mover_text
+from referee.session import Session
+from referee.table import SIM_OUTPUTS, wire_config, wire_sim
+from referee.terminal import parse_option_pairs
+
+
+def register(sub) -> None:
+    p = sub.add_parser("run", help="referee a game on the table or the simulated table")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--config", metavar="TABLE.toml", help="the table config (see docs/table-config.md)")
+    where.add_argument("--sim", action="store_true", help="keyboard in, emulated displays out")
+    p.add_argument("--game", help=f"the game ({', '.join(game_ids())}); default: the config's table.game")
+    p.add_argument("--players", help="--sim: comma-separated seat names (default: the game's own)")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--dice", choices=["virtual", "panel"], help="who rolls (default: virtual, or the config's)")
+    p.add_argument("--seed", type=int, help="seed for the virtual dice and bots")
+    p.add_argument("--bot", action="append", default=[], metavar="SEAT",
+                   help="the referee plays this seat (name or 1-based number); repeatable")
+    p.add_argument("--journal", help="the journal file (default: the config's, or tabletop-journal.sqlite)")
+    p.add_argument("--new", action="store_true", help="abandon an unfinished game and start afresh")
+    p.add_argument("--out", default="tabletop-sim", help="--sim: where the emulated displays write")
+    p.add_argument("--output", choices=SIM_OUTPUTS, default="gif", help="--sim: how displays are emulated")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    events: queue.Queue[InputEvent] = queue.Queue()
+    config = None
+    if args.config:
+        try:
+            config = load_config(args.config)
+        except ConfigError as exc:
+            raise UserError(str(exc)) from None
+    game_id = args.game or (config.game if config else None) or "rocketball"
+    if game_id not in game_ids():
+        raise UserError(f"unknown game {game_id!r}; the games are: {', '.join(game_ids())}")
+    journal_path = args.journal or (config.journal if config else "tabletop-journal.sqlite")
+    try:
+        options = {**(config.options if config else {}), **parse_option_pairs(args.option)}
+        cls = game_class(game_id)
+        players = (config.seat_names if config else
+                   args.players.split(",") if args.players else list(cls.default_players))
+        players = [p.strip() for p in players]
+        bots = {i for i, p in enumerate(players) if p in args.bot or str(i + 1) in args.bot}
+        dice = args.dice or (config.dice if config else "virtual")
+        seed = args.seed if args.seed is not None else (config.seed if config else None)
+        journal = Journal(journal_path)
+        if args.new and (old := journal.unfinished(game_id)):
+            journal.abandon(old.id)
+        if config:
+            wiring = wire_config(config, events.put)
+        else:
+            wiring = wire_sim(players, args.output, args.out)
+        session = Session.open(journal, game_id, players, options, seed, table=wiring.table,
+                               dice=dice, bots=bots, echo=print)
+    except (OptionError, IllegalAction, ValueError, JournalError, ImportError) as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"cannot open {exc.filename or 'a device'}: {exc.strerror}") from None
+    row = session.row
+    print(f"{session.game.title}: {', '.join(row.players)} (journal {journal_path}, game {row.id})")
+    if session.resumed_actions:
+        print(f"resumed after {session.resumed_actions} actions: {mover_text(session.state)}")
+    if args.sim:
+        print(HELP)
+        KeyboardInput(events.put, sys.stdin).start()
+    try:
+        final = session.run(events)
+    finally:
+        wiring.close()
+        journal.close()
+    if final.is_over and final.result:
+        print(final.result.text)
+    else:
+        print(f"stopped; `tabletop run` resumes game {row.id} from the journal")
+    for f in wiring.files:
+        print(f"wrote {Path(f)}")
+    return 0

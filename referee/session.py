@@ -1,0 +1,298 @@
+"""The session loop: one queue of input events in, one engine state, displays and buzzer out.
+
+Device threads only post ``InputEvent``s; this loop is the single consumer, so the state, the
+journal and the displays change in one place and one order: an action is checked by the
+engine, written to the journal (on disk), and only then shown. A power cut between the two
+loses nothing a player saw; the next start replays the journal to the same state.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from engines.core import IllegalAction
+from engines.core.registry import game_class
+from engines.core.state import Action, Event, Game, State
+
+from .controllers import ARROWS, ListController, controller_for
+from .dice import seeded_rng, virtual_roll
+from .journal import GameRow, Journal
+from .screens import View, draw, seat_lines, table_lines, width_chars
+
+ANNOUNCE = frozenset({
+    "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
+    "collision", "game_over", "eliminated",
+})
+"""Event kinds shown as a banner on every display, with the buzzer."""
+
+
+@dataclass
+class Table:
+    """The output side of a table: displays per seat index (None: the table display), a buzzer."""
+
+    displays: dict[int | None, list] = field(default_factory=dict)
+    buzzer: object | None = None
+
+    def all_displays(self) -> Iterable[tuple[int | None, object]]:
+        for seat, devices in self.displays.items():
+            for d in devices:
+                yield seat, d
+
+
+class Session:
+    """A game in progress at the table, journaled.
+
+    ``bots``: seat indices played by the referee (the demo, an empty chair).
+    ``dice``: "virtual" rolls for the players; "panel" waits for a number or a chosen outcome.
+    ``echo``: where a line about each accepted action goes (the terminal of ``--sim``).
+    """
+
+    def __init__(self, journal: Journal, row: GameRow, table: Table | None = None, dice: str = "virtual",
+                 bots: Iterable[int] = (), controller: ListController | None = None,
+                 echo: Callable[[str], None] | None = None):
+        self.journal = journal
+        self.row = row
+        self.game: Game = game_class(row.game)(row.options)
+        self.table = table or Table()
+        self.dice = dice
+        self.bots = set(bots)
+        self.echo = echo or (lambda line: None)
+        self.state: State = self.game.new(row.players)
+        self.history: list[tuple[State, Action]] = []
+        self.view = View(self.game.title, self.state)
+        self.pending: Action | None = None
+        for entry in journal.actions(row.id):  # resume: replay what the journal holds
+            self._advance_state(self.game.parse(entry.notation))
+        self.seq = journal.next_seq(row.id)
+        self.controller = controller or controller_for(row.game)
+        self.controller.reset(self.state)
+        self._sync_selection()
+
+    @classmethod
+    def open(cls, journal: Journal, game_id: str, players: list[str] | None = None,
+             options: dict | None = None, seed: int | None = None, resume: bool = True, **kw) -> Session:
+        """Resume the unfinished game of ``game_id`` in the journal, or start a new one."""
+        row = journal.unfinished(game_id) if resume else None
+        if row is None:
+            game = game_class(game_id)(options)
+            players = list(players or game.default_players or [f"player {i + 1}" for i in range(game.min_players)])
+            game.check_players(players)
+            row = journal.start_game(game.id, game.rules_version, game.options_json(), players, seed)
+        return cls(journal, row, **kw)
+
+    @property
+    def resumed_actions(self) -> int:
+        return len(self.history)
+
+    # --- applying actions -------------------------------------------------------------------
+
+    def _advance_state(self, action: Action, outcome: tuple[State, list[Event]] | None = None) -> list[Event]:
+        before = self.state
+        new, events = outcome or before.apply(action)
+        self.history.append((before, action))
+        self.state = new
+        actor = "chance" if before.is_chance else before.players[before.to_move] if before.to_move is not None else "referee"
+        v = self.view
+        v.state, v.last_action, v.last_actor = new, action.notation(), actor
+        if before.is_chance:
+            v.roll = action.notation()
+        if not before.is_chance:  # a banner stays over the referee's roll that follows it
+            v.announcement = ""
+        for e in events:
+            v.last_event = e.text
+            if e.kind in ANNOUNCE:
+                v.announcement = e.text
+        if new.is_over and new.result:
+            v.announcement = new.result.text
+        return events
+
+    def accept(self, action: Action) -> list[Event]:
+        """Apply, journal, then show. Raises IllegalAction (and changes nothing) if refused."""
+        chance = self.state.is_chance
+        outcome = self.state.apply(action)  # the engine's check, before anything is written
+        self.seq = self.journal.append(self.row.id, action.notation(), chance) + 1
+        events = self._advance_state(action, outcome)
+        if self.state.is_over:
+            self.journal.finish(self.row.id, self.state.result.text if self.state.result else "over")
+        self.pending = None
+        self.view.proposal = ""
+        self.view.refusals.clear()
+        self.controller.reset(self.state)
+        self._sync_selection()
+        self.echo(f"{self.view.last_actor}: {action.notation()}")
+        for e in events:
+            self.echo(f"  * {e.text}")
+        self.redraw()
+        if self.view.announcement and self.table.buzzer:
+            self.table.buzzer.sound("announce")
+        return events
+
+    def undo(self, seat: int | None) -> None:
+        """Take back the last action, unless it revealed chance or was the referee's own move."""
+        if not self.history:
+            return self.refuse(seat, "there is nothing to take back")
+        before, action = self.history[-1]
+        if before.is_chance:
+            return self.refuse(seat, f"{action.notation()} is revealed; no undo")
+        if before.to_move in self.bots:
+            return self.refuse(seat, "the last move was the referee's bot")
+        self.seq = self.journal.undo(self.row.id) + 1
+        self.history.pop()
+        self.state = before
+        v = self.view
+        v.state = before
+        v.last_event = f"{before.players[before.to_move]} took back {action.notation()}"
+        v.announcement = ""
+        v.refusals.clear()
+        self.controller.reset(before)
+        self._sync_selection()
+        self.echo(f"  * {v.last_event}")
+        self.redraw()
+
+    def refuse(self, seat: int | None, reason: str) -> None:
+        self.view.refusals[seat] = reason
+        self.echo(f"  not allowed: {reason}")
+        self.redraw()
+        if self.table.buzzer:
+            self.table.buzzer.sound("refuse")
+
+    def advance(self, limit: int | None = None) -> int:
+        """Play what nobody at the table decides: virtual rolls and bot seats (at most ``limit``
+        actions). Returns how many."""
+        n = 0
+        while not self.state.is_over and (limit is None or n < limit):
+            if self.state.is_chance and (self.dice == "virtual" and self.controller.virtual_chance
+                                         or self._all_bots()):
+                self.accept(virtual_roll(self.state, self.row.seed, self.seq))
+            elif not self.state.is_chance and self.state.to_move in self.bots:
+                rng = seeded_rng(self.row.seed, self.seq, "bot")
+                self.accept(rng.choice(self.state.legal_actions()))
+            else:
+                break
+            n += 1
+        return n
+
+    def _all_bots(self) -> bool:
+        return len(self.bots) == len(self.state.players)
+
+    # --- input ------------------------------------------------------------------------------
+
+    def seat_index(self, seat: str | None) -> int | None:
+        if seat is None:
+            return None
+        try:
+            return self.state.players.index(seat)
+        except ValueError:
+            return -1
+
+    def handle(self, ev) -> bool:
+        """React to one input event; False when the session should stop (a quit)."""
+        if ev.kind == "quit":
+            return False
+        seat = self.seat_index(ev.seat)
+        if seat == -1 or self.state.is_over and ev.kind != "timer":
+            return True
+        if ev.kind == "timer":
+            self._external(ev.value)
+        elif ev.kind == "dice":
+            self._apply_intent(self.controller.number(int(ev.value), self.state), seat)
+        elif ev.kind == "proposal":
+            self._propose(ev.value)
+        elif ev.kind in ("press", "hold", "repeat"):
+            key = ev.key
+            if ev.kind == "hold":
+                if key != "back":
+                    return True
+                key = "undo"
+            if ev.kind == "repeat" and key not in ARROWS:
+                return True
+            self._key(key, seat)
+        return True
+
+    def _key(self, key: str, seat: int | None) -> None:
+        st = self.state
+        if self.pending is not None:
+            if key in ("yes", "ok"):
+                self._try(self.pending, seat)
+            elif key in ("no", "back"):
+                self.echo(f"  * the judge's call '{self.pending.notation()}' was overruled")
+                self.view.last_event = f"judge overruled: {self.pending.notation()}"
+                self.pending, self.view.proposal = None, ""
+                self.redraw()
+            return
+        if key == "undo":
+            self.undo(seat)
+            return
+        acting = st.to_move if seat is None else seat
+        if not st.is_chance and acting != st.to_move:
+            self.refuse(seat, f"it is {st.players[st.to_move]}'s turn")
+            return
+        self.view.refusals.pop(seat, None)
+        self._apply_intent(self.controller.on_key(key, st), seat)
+
+    def _apply_intent(self, intent, seat: int | None) -> None:
+        if intent.kind == "apply":
+            self._try(intent.action, seat)
+        elif intent.kind == "undo":
+            self.undo(seat)
+        elif intent.kind == "refuse":
+            self.refuse(seat, intent.reason)
+        elif intent.kind == "redraw":
+            self._sync_selection()
+            self.echo("  [" + " | ".join(line.strip() for line in self.view.selection) + "]")
+            self.redraw()
+
+    def _try(self, action: Action, seat: int | None) -> None:
+        try:
+            self.accept(action)
+        except IllegalAction as exc:
+            self.refuse(seat if seat is not None else self.state.to_move, str(exc))
+
+    def _parse(self, notation: str) -> Action | None:
+        try:
+            return self.game.parse(str(notation))
+        except IllegalAction as exc:
+            self.refuse(None, f"'{notation}': {exc}")
+            return None
+
+    def _external(self, notation: str) -> None:
+        """A timer rang: apply its action if the game lists it now."""
+        action = self._parse(notation)
+        if action is not None and action in self.state.external_actions():
+            self._try(action, None)
+
+    def _propose(self, notation: str) -> None:
+        """A verdict from the vision judge: shown for a person to confirm (yes/ok) or overrule."""
+        action = self._parse(notation)
+        if action is None:
+            return
+        self.pending = action
+        self.view.proposal = action.notation()
+        self.redraw()
+
+    # --- output -----------------------------------------------------------------------------
+
+    def _sync_selection(self) -> None:
+        self.view.selection = self.controller.lines(self.state)
+
+    def redraw(self) -> None:
+        for seat, device in self.table.all_displays():
+            w = width_chars(device)
+            h = device.height // 10
+            if seat is None:
+                lines, inv = table_lines(self.view, w, h)
+            else:
+                lines, inv = seat_lines(self.view, seat, w, h)
+            draw(device, lines, inv)
+
+    def run(self, events: queue.Queue, stop_when_over: bool = True) -> State:
+        """Consume ``events`` until the game ends (or a quit); returns the final state."""
+        self.advance()
+        self.redraw()
+        while not (stop_when_over and self.state.is_over):
+            if not self.handle(events.get()):
+                break
+            self.advance()
+        return self.state

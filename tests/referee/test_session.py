@@ -1,0 +1,153 @@
+"""The referee at a Pig table: button edges through MockFactory to what the displays read."""
+
+import time
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from device.events import InputEvent
+from engines.core.records import replay
+
+from .helpers import BUZZER_PIN, PigTable
+
+
+@pytest.fixture
+def factory():
+    old = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = old
+
+
+@pytest.fixture
+def table(factory, tmp_path):
+    t = PigTable(factory, tmp_path / "journal.sqlite")
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def panel_table(factory, tmp_path):
+    t = PigTable(factory, tmp_path / "journal.sqlite", dice="panel")
+    yield t
+    t.close()
+
+
+def journal_actions(t):
+    return [e.notation for e in t.journal.actions(t.session.row.id)]
+
+
+def test_the_seat_to_move_sees_its_choice_and_the_others_see_whose_turn(table):
+    assert table.screen(0)[0] == "ann: your turn"
+    assert table.screen(0)[2] == "> roll"
+    assert table.screen(1)[0] == "bob: ann to move"
+    roll = journal_actions(table)[0]  # the referee rolled the first die itself
+    assert table.screen(None)[:3] == ["Pig", "ann to move", f"roll: {roll}"]
+
+
+def test_arrow_then_ok_applies_the_shown_action_journals_it_and_updates_every_display(table):
+    table.press("ann", "down")
+    assert table.screen(0)[2] == "> hold"
+    table.press("ann", "ok")
+    actions = journal_actions(table)
+    assert "hold" in actions
+    state = table.session.state
+    assert table.screen(1)[0] == "bob: your turn"
+    assert table.screen(None)[3] == f"ann {state.score[0]} bob 0"
+    assert state.score[0] > 0
+
+
+def test_a_key_from_the_seat_not_to_move_is_refused_with_the_reason(table):
+    before = journal_actions(table)
+    table.press("bob", "ok")
+    assert table.screen(1)[4] == "no: it is ann's turn"
+    assert journal_actions(table) == before
+    assert table.buzzer.played[-1] == "refuse"
+
+
+def test_banking_points_is_announced_inverted_on_every_display_and_buzzed(table):
+    table.press("ann", "down")
+    table.press("ann", "ok")
+    banner = f"ann banks {table.session.state.score[0]}"
+    assert banner in table.screen(None)
+    assert banner in table.screen(0) and banner in table.screen(1)
+    image = table.displays[None].image
+    row = table.screen(None).index(banner)
+    lit = image.crop((0, row * 10, 128, row * 10 + 10)).histogram()[255]
+    assert lit > 0.5 * 128 * 10  # a lit banner with dark letters
+    assert "announce" in table.buzzer.played
+    time.sleep(0.5)
+    assert any(s for _, s in table.factory.pin(BUZZER_PIN).states)
+
+
+def test_panel_dice_a_pressed_number_is_the_roll_and_an_impossible_one_is_refused(panel_table):
+    t = panel_table
+    assert t.screen(None)[1] == "waiting for outcome"
+    t.press("ann", "7")
+    assert " ".join(t.screen(0)[4:]) == "no: 7 is not a possible outcome here"
+    t.press("ann", "4")
+    assert journal_actions(t) == ["die 4"]
+    assert t.screen(None)[2] == "roll: die 4"
+    assert t.screen(0)[0] == "ann: your turn"
+
+
+def test_holding_back_undoes_a_decision_but_never_a_revealed_roll(panel_table, factory):
+    """Undo takes back a player's last decision; a chance outcome already shown stays (a die
+    cannot be rolled again until it suits someone)."""
+    t = panel_table
+    t.press("ann", "4")
+    t.press("ann", "ok")  # roll again
+    assert journal_actions(t) == ["die 4", "roll"]
+    pin = factory.pin(21)
+    pin.drive_low()
+    time.sleep(0.25)
+    pin.drive_high()
+    t.pump()
+    assert journal_actions(t) == ["die 4"]
+    assert t.screen(0)[0] == "ann: your turn"
+    assert "ann took back roll" in " ".join(t.screen(None))
+    t.session.handle(InputEvent("script", "press", "undo", seat="ann"))
+    assert journal_actions(t) == ["die 4"]
+    assert " ".join(t.screen(0)[4:]) == "no: die 4 is revealed; no undo"
+
+
+def test_a_judges_call_waits_for_a_person_who_can_overrule_it(panel_table):
+    t = panel_table
+    t.press("ann", "4")
+    t.session.handle(InputEvent("camera", "proposal", value="hold"))
+    assert "judge: hold? yes/no" in " ".join(t.screen(0))
+    t.press("bob", "back")  # overruled: nothing happens
+    assert journal_actions(t) == ["die 4"]
+    assert "judge overruled: hold" in " ".join(t.screen(None))
+    t.session.handle(InputEvent("camera", "proposal", value="hold"))
+    t.press("ann", "ok")
+    assert journal_actions(t) == ["die 4", "hold"]
+
+
+def test_restarting_resumes_the_same_game_and_screens_from_the_journal(factory, tmp_path):
+    path = tmp_path / "journal.sqlite"
+    first = PigTable(factory, path)
+    first.press("ann", "ok")
+    first.press("ann", "down")
+    first.press("ann", "ok")
+    state, screens = first.session.state, [first.screen(s) for s in (0, 1, None)]
+    first.close()
+    factory.reset()
+    second = PigTable(factory, path)
+    assert second.session.state == state
+    assert second.session.resumed_actions == len(journal_actions(second))
+    assert [second.screen(s)[:2] for s in (0, 1, None)] == [s[:2] for s in screens]
+    second.close()
+
+
+def test_the_journal_exports_a_record_that_replays_to_the_same_state(table):
+    for _ in range(3):
+        table.press("ann", "down")
+        table.press("ann", "ok")
+        table.press("bob", "down")
+        table.press("bob", "ok")
+    record = table.journal.record(table.session.row.id)
+    assert record.header.game == "pig" and record.header.seed == 5
+    assert replay(record).final == table.session.state
