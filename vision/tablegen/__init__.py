@@ -5,7 +5,7 @@
 scene is fully determined by its seed, so a failing test or benchmark frame can be replayed.
 """
 
-from .layout import DieTruth, Scene, random_scene
+from .layout import DieTruth, Hand, Scene, random_scene, scene_of
 from .render import Frame, render
 
-__all__ = ["DieTruth", "Frame", "Scene", "random_scene", "render"]
+__all__ = ["DieTruth", "Frame", "Hand", "Scene", "random_scene", "render", "scene_of"]

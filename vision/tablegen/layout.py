@@ -129,3 +129,21 @@ def random_scene(spec: GridSpec, seed: int, fill: float = 0.5, dice: int = 0,
         scene = Scene(spec, cells, random_dice(rng, scene.tray_origin(), die_kinds, dice, cocked_rate),
                       scene_hand, seed)
     return scene
+
+
+def scene_of(spec: GridSpec, contents: dict[tuple[int, int], tuple[str, str | None]], seed: int = 0,
+             skew_deg: float = 6.0, hand: Hand | None = None, dice: tuple[DieTruth, ...] = ()) -> Scene:
+    """A scene showing a given position (cell -> (token name, facing)), placed by a slightly
+    careless hand: tokens off centre and askew."""
+    rng = np.random.default_rng(seed)
+    names = {t.name: t for t in tokens_for(spec.game)}
+    slack = max(0.0, (spec.cell_mm - 18.0) / 2)
+    cells = {}
+    for rc, (name, facing) in contents.items():
+        if name == "empty":
+            continue
+        if name not in names:
+            raise ValueError(f"{spec.game} has no token {name!r}")
+        cells[rc] = Placed(names[name], facing, float(rng.uniform(-slack, slack)),
+                           float(rng.uniform(-slack, slack)), float(rng.uniform(-skew_deg, skew_deg)))
+    return Scene(spec, cells, dice, hand, seed)
