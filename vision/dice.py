@@ -98,19 +98,21 @@ def _numeral(view: np.ndarray, blob: np.ndarray, ups: list[float], digits: str, 
     runner-up."""
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     face = cv2.erode(blob, np.ones((3, 3), np.uint8))
-    ink = ((grey > 200) & (face > 0)).astype(np.uint8) * 255
+    inside = grey[face > 0]
+    cut, _ = cv2.threshold(inside.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = ((grey > max(cut, np.median(inside) + 25)) & (face > 0)).astype(np.uint8) * 255
     ys, xs = np.nonzero(ink)
     if len(xs) < 10:
         return None, 0.0
     cx, cy = float(xs.mean()), float(ys.mean())
-    size = int(12 * s)
+    size = int(16 * s)
     scores: list[tuple[float, str]] = []
     for up in ups:
         M = cv2.getRotationMatrix2D((cx, cy), up, 1.0)
         M[:, 2] += (size / 2 - cx, size / 2 - cy)
-        upright = cv2.warpAffine(ink, M, (size, size))
+        upright = cv2.GaussianBlur(cv2.warpAffine(ink, M, (size, size)), (0, 0), s * 0.3)
         for text in digits:
-            t = _numerals(s)[text]
+            t = cv2.GaussianBlur(_numerals(s)[text], (0, 0), s * 0.3)
             score = float(cv2.matchTemplate(upright, t, cv2.TM_CCOEFF_NORMED).max())
             scores.append((score, text))
     scores.sort(reverse=True)
@@ -120,13 +122,21 @@ def _numeral(view: np.ndarray, blob: np.ndarray, ups: list[float], digits: str, 
     return value, float(np.clip((best - runner) * 4, 0.0, 1.0)) * float(best > 0.5)
 
 
+def _right_angled(quad: np.ndarray) -> bool:
+    """All four corners within 12 degrees of square (a d6 face, upright or leaning)."""
+    for i in range(4):
+        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cos = abs(float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        if cos > 0.2:
+            return False
+    return True
+
+
 def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float) -> tuple[str, int | None, str, float]:
     (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
-    area = cv2.contourArea(contour)
-    fill = area / max(rw * rh, 1.0)
     aspect = max(rw, rh) / max(min(rw, rh), 1.0)
     approx = cv2.approxPolyDP(contour, 0.06 * cv2.arcLength(contour, True), True).reshape(-1, 2)
-    if fill > 0.8:
+    if len(approx) == 4 and _right_angled(approx):
         if aspect > 1.2 or max(rw, rh) > 1.25 * D6_MM * s:
             return "d6", None, "cocked", 0.9
         n, conf = _pips(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), blob, s)

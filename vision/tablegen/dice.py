@@ -69,7 +69,7 @@ def paint_numbered(p: Painter, centre, kind: str, value: int, angle_deg: float) 
         pts = [(r * np.sin(t), -r * np.cos(t)) for t in np.deg2rad((0, 120, 240))]
         colour = (90, 170, 60)
     else:
-        pts = [(0, -r * 1.15), (r * 0.8, -r * 0.1), (0, r * 0.75), (-r * 0.8, -r * 0.1)]
+        pts = [(0, -r * 1.3), (r * 0.75, 0), (0, r * 0.6), (-r * 0.75, 0)]
         colour = (60, 90, 190)
     _poly(p, (centre[0] + 1.2, centre[1] + 1.2), pts, angle_deg, (30, 40, 30))
     _poly(p, centre, pts, angle_deg, colour)
