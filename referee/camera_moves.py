@@ -8,7 +8,7 @@ the rules and the players follow its display, so a ball not yet put back is a re
 a move. The outcome is one of:
 
 - "none": the board still shows the position (nothing to do);
-- "wait": something covers the board or a cell cannot be read (a hand in view);
+- "wait": something covers a cell that differs from the position (a hand in view);
 - "move": exactly one legal action leaves this board, every changed cell read clearly;
 - "ask": several actions fit, or the only fit rests on unclear cells (the players say which);
 - "illegal": no legal action leaves this board (the message says what differs, with the
@@ -113,10 +113,10 @@ class CameraMoves:
                     and read[rc] != after.get(rc, ("empty", None))]
 
         changed_now = differs(before, seen_balls)
-        if not [rc for rc in changed_now if rc in clear]:
-            unclear = [rc for rc in changed_now if rc not in clear]
-            if unclear:
-                return Inference("wait", message=f"the camera cannot see {len(unclear)} cell(s) clearly")
+        hidden = [rc for rc in changed_now if reading.cells[rc].content == "unknown"]
+        if hidden:
+            return Inference("wait", message=f"the camera cannot see {len(hidden)} cell(s): clear the board")
+        if not changed_now:
             return Inference("none", ball_note=self._ball_note(before, reading))
         fits: list[tuple[Action, list, Cells]] = []
         for action in state.legal_actions():
@@ -167,3 +167,17 @@ class CameraMoves:
         except IllegalAction as exc:
             return str(exc)
         return ""
+
+
+def act(session, inference: Inference) -> bool:
+    """Let a session follow the camera: a clear legal move is accepted (journaled like any
+    other), an unclear or illegal board is put to the players on the displays. True when a
+    move was accepted."""
+    if inference.kind == "move" and inference.action is not None:
+        session.accept(inference.action)
+        if inference.ball_note:
+            session.echo(f"  * camera: {inference.ball_note}")
+        return True
+    if inference.kind in ("ask", "illegal"):
+        session.refuse(None, inference.message)
+    return False
