@@ -5,7 +5,7 @@ Prints figures only. Boards: per-cell error rate (a definite wrong reading), no-
 and light; then frames with a hand in view, where "unknown" on hidden cells is right and only
 definite wrong readings count. Dice: accuracy and no-read rate by die type, and how often a
 cocked d6 is called cocked. Speed: readings per second, against the baseline of calibrating
-the same frames (find_board) in the same run. Targets (issue 10): per-cell error < 0.2 %,
+the same frames (find_board) in the same run. Rollerball frames hold four two-cell cards. Targets (issue 10): per-cell error < 0.2 %,
 board exact > 98 %, d6 > 99 %.
 
     python bench/camera.py [frames per game] [dice frames]
@@ -31,7 +31,8 @@ def boards(game: str, frames: int, hand: bool) -> None:
     cells = wrong = unread = exact = 0
     t_read = t_cal = 0.0
     for i in range(frames):
-        scene = random_scene(spec, 10_000 + i, fill=float(rng.uniform(0.2, 0.7)), hand=hand)
+        scene = random_scene(spec, 10_000 + i, fill=float(rng.uniform(0.2, 0.7)), hand=hand,
+                             cards=4 if game == "rollerball" else 0)
         image = render(scene, tilt=float(rng.uniform(0, 0.08)), light=float(rng.uniform(0.1, 0.5))).image
         t0 = time.perf_counter()
         board = find_board(image, spec.size_mm)

@@ -20,7 +20,7 @@ import numpy as np
 from .board import Board, find_board
 from .kit.draw import board_image
 from .kit.geometry import GridSpec
-from .kit.tokens import CODE_MM, token_by_id
+from .kit.tokens import CODE_MM, token_by_id, tokens_for
 
 READ_PX_PER_MM = 4.0
 EMPTY_LIMIT = 0.10
@@ -28,6 +28,11 @@ EMPTY_LIMIT = 0.10
 
 _DETECTOR: cv2.aruco.ArucoDetector | None = None
 _FACINGS = ("N", "E", "S", "W")
+_STEPS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+
+
+def _is_card(spec: GridSpec, name: str) -> bool:
+    return any(t.card and t.name == name for t in tokens_for(spec.game))
 
 
 def _detector() -> cv2.aruco.ArucoDetector:
@@ -62,6 +67,20 @@ class GridReading:
 
     def contents(self) -> dict[tuple[int, int], tuple[str, str | None]]:
         return {rc: (c.content, c.facing) for rc, c in self.cells.items()}
+
+    def cards(self) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
+        """Two-cell cards (Rollerball v4) as (code, head cell, tail cell): a head whose arrow
+        points at a tail half facing the same way. A head or tail without its partner is
+        left out (and the referee should treat those cells as unsure)."""
+        out = []
+        for (r, c), cell in sorted(self.cells.items()):
+            if cell.facing is None or cell.content in ("card_tail", "unknown") or not _is_card(self.spec, cell.content):
+                continue
+            dr, dc = _STEPS[cell.facing]
+            tail = self.cells.get((r + dr, c + dc))
+            if tail is not None and tail.content == "card_tail" and tail.facing == cell.facing:
+                out.append((cell.content, (r, c), (r + dr, c + dc)))
+        return out
 
 
 @lru_cache(maxsize=8)

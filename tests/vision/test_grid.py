@@ -70,3 +70,17 @@ def test_a_crooked_chip_lowers_its_confidence():
 def test_a_frame_without_the_board_names_the_missing_markers():
     with pytest.raises(CalibrationError, match="0 \\(NW\\)"):
         read_grid(np.zeros((480, 640, 3), np.uint8), g.ROCKETBALL)
+
+
+def test_rollerball_cards_pair_their_two_halves():
+    """Rollerball v4 cards cover two cells; the reading pairs each head with its tail, so the
+    referee knows which squares a track or ball changer covers and which way it lies."""
+    spec = g.ROLLERBALL
+    scene = random_scene(spec, 14, fill=0.15, cards=5)
+    reading = read_grid(render(scene).image, spec)
+    assert reading.contents() == scene.truth()
+    heads = {rc: p.token.name for rc, p in scene.cells.items() if p.token.card}
+    assert len(heads) == 5
+    assert {(code, head) for code, head, _ in reading.cards()} == {(code, rc) for rc, code in heads.items()}
+    for _, head, tail in reading.cards():
+        assert abs(head[0] - tail[0]) + abs(head[1] - tail[1]) == 1

@@ -74,6 +74,22 @@ def test_kit_pages_count_the_chips_the_rules_use():
     assert len(pages) >= 2
 
 
+def test_rollerball_kit_prints_every_card_of_the_deck_with_both_halves():
+    """Rollerball v4 "Pieces": 5 of each track changer, 3 of each ball changer (and the
+    Expansion 1 cards); the Replacer never lies on the board, so it needs no marker."""
+    cards = {t.name: t.copies for t in tokens_for("rollerball") if t.card}
+    assert {k: cards[k] for k in ("UM", "DM", "SU", "SD")} == {"UM": 5, "DM": 5, "SU": 5, "SD": 5}
+    assert {k: cards[k] for k in ("EN", "RU", "DR")} == {"EN": 3, "RU": 3, "DR": 3}
+    assert "RP" not in cards
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    card_page = kit_pages("rollerball", "a4")[-1]
+    _, ids, _ = detector.detectMarkers(card_page)
+    seen = ids.ravel().tolist()
+    tail = next(t for t in TOKENS if t.name == "card_tail").marker_id
+    assert seen.count(tail) == sum(cards.values())
+    assert all(seen.count(t.marker_id) == t.copies for t in tokens_for("rollerball") if t.card)
+
+
 def test_rocca_sheet_holds_the_four_corner_markers():
     page = rocca_marker_page("letter")
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))

@@ -191,3 +191,15 @@ def token_image(token: Token, s: float, facing: str = "N") -> np.ndarray:
     if token.label:
         p.text(token.label, (m / 2 + 0.3, TOKEN_MM - m / 2), m * 0.55, token.colour)
     return np.ascontiguousarray(np.rot90(img, -_ARROW[facing]))
+
+
+def card_image(head: Token, tail: Token, s: float) -> np.ndarray:
+    """A two-cell card pointing North: the head half below, the tail half above, one outline."""
+    gap = int(round(2.0 * s))
+    top, bottom = token_image(tail, s), token_image(head, s)
+    img = np.full((top.shape[0] + gap + bottom.shape[0], top.shape[1], 3), 255, np.uint8)
+    img[:top.shape[0]] = top
+    img[top.shape[0] + gap:] = bottom
+    cv2.rectangle(img, (0, 0), (img.shape[1] - 1, img.shape[0] - 1), (150, 150, 150),
+                  max(1, int(round(0.3 * s))))
+    return img

@@ -14,8 +14,8 @@ import numpy as np
 from PIL import Image
 
 from . import geometry as g
-from .draw import Painter, board_image, token_image
-from .tokens import TOKEN_MM, tokens_for
+from .draw import Painter, board_image, card_image, token_image
+from .tokens import CARD_TAIL, TOKEN_MM, tokens_for
 
 DPI = 300
 PX_PER_MM = DPI / 25.4
@@ -54,23 +54,34 @@ def board_page(game: str, paper: str) -> np.ndarray:
     return p.img
 
 
-def token_pages(game: str, paper: str) -> list[np.ndarray]:
-    """Sheets of tokens to cut out: each kind as many times as the game uses it."""
+def _sheets(paper: str, sprites: list[np.ndarray], pitch: tuple[float, float], title: str) -> list[np.ndarray]:
+    """Sprites in rows and columns at `pitch` (mm), as many pages as it takes."""
     w, h = PAPERS[paper]
-    pitch = TOKEN_MM + GAP_MM
-    cols = int((w - 2 * MARGIN_MM + GAP_MM) // pitch)
-    rows = int((h - 2 * MARGIN_MM - 8.0 + GAP_MM) // pitch)
-    cards = [t for t in tokens_for(game) for _ in range(t.copies)]
+    cols = int((w - 2 * MARGIN_MM + GAP_MM) // pitch[0])
+    rows = int((h - 2 * MARGIN_MM - 8.0 + GAP_MM) // pitch[1])
     pages = []
-    for start in range(0, len(cards), cols * rows):
+    for start in range(0, len(sprites), cols * rows):
         p = _blank(paper)
-        for i, token in enumerate(cards[start:start + cols * rows]):
+        for i, img in enumerate(sprites[start:start + cols * rows]):
             r, c = divmod(i, cols)
-            img = token_image(token, PX_PER_MM)
-            x, y = p.px(MARGIN_MM + c * pitch, MARGIN_MM + r * pitch)
+            x, y = p.px(MARGIN_MM + c * pitch[0], MARGIN_MM + r * pitch[1])
             p.img[y:y + img.shape[0], x:x + img.shape[1]] = img
-        _footer(p, paper, f"{game} tokens {len(pages) + 1}")
+        _footer(p, paper, f"{title} {len(pages) + 1}")
         pages.append(p.img)
+    return pages
+
+
+def token_pages(game: str, paper: str) -> list[np.ndarray]:
+    """Sheets of tokens to cut out, each kind as many times as the game uses it; then the
+    two-cell cards (Rollerball v4)."""
+    pitch = TOKEN_MM + GAP_MM
+    tokens = [t for t in tokens_for(game) if not t.card]
+    cards = [t for t in tokens_for(game) if t.card]
+    pages = _sheets(paper, [token_image(t, PX_PER_MM) for t in tokens for _ in range(t.copies)],
+                    (pitch, pitch), f"{game} tokens")
+    if cards:
+        sprites = [card_image(t, CARD_TAIL, PX_PER_MM) for t in cards for _ in range(t.copies)]
+        pages += _sheets(paper, sprites, (pitch, 2 * pitch), f"{game} cards")
     return pages
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.kit.geometry import GridSpec
-from vision.kit.tokens import Token, tokens_for
+from vision.kit.tokens import CARD_TAIL, Token, tokens_for
 
 DIE_KINDS = ("d6", "d4", "d10")
 DIE_SIDES = {"d6": 6, "d4": 4, "d10": 10}
@@ -98,15 +98,44 @@ def random_dice(rng: np.random.Generator, origin: tuple[float, float], kinds: tu
     return tuple(dice)
 
 
+_STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+
+
+def place_card(spec: GridSpec, cells: dict, head: Token, rc: tuple[int, int], facing: str,
+               angle_deg: float = 0.0, dx_mm: float = 0.0, dy_mm: float = 0.0) -> bool:
+    """Lay a two-cell card with its head on `rc`, its tail on the neighbour toward `facing`,
+    both halves moved together (a card is rigid). False if a cell is taken or off the grid."""
+    dr, dc = _STEP[facing]
+    tail = (rc[0] + dr, rc[1] + dc)
+    if not (0 <= tail[0] < spec.rows and 0 <= tail[1] < spec.cols) or rc in cells or tail in cells:
+        return False
+    a = np.deg2rad(angle_deg)
+    v = np.array([dc, dr], float) * spec.cell_mm
+    turned = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ v
+    cells[rc] = Placed(head, facing, dx_mm, dy_mm, angle_deg)
+    cells[tail] = Placed(CARD_TAIL, facing, dx_mm + turned[0] - v[0], dy_mm + turned[1] - v[1], angle_deg)
+    return True
+
+
 def random_scene(spec: GridSpec, seed: int, fill: float = 0.5, dice: int = 0,
                  die_kinds: tuple[str, ...] = ("d6",), cocked_rate: float = 0.0,
-                 hand: bool = False, skew_deg: float = 8.0) -> Scene:
-    """A random position: about `fill` of the cells hold one of the game's tokens (any kind,
-    any facing), `dice` dice in the tray, and a hand over the board if asked."""
+                 hand: bool = False, skew_deg: float = 8.0, cards: int = 0) -> Scene:
+    """A random position: `cards` two-cell cards (Rollerball v4) first, then about `fill` of
+    the other cells hold one of the game's tokens (any kind, any facing), `dice` dice in the
+    tray, and a hand over the board if asked."""
     rng = np.random.default_rng(seed)
-    kinds = [t for t in tokens_for(spec.game) if t.name != "djinn"]
-    cells = {}
+    kinds = [t for t in tokens_for(spec.game) if t.name not in ("djinn", "card_tail") and not t.card]
+    heads = [t for t in tokens_for(spec.game) if t.card]
+    cells: dict[tuple[int, int], Placed] = {}
+    for _ in range(200):
+        if len(cells) >= 2 * cards or not heads:
+            break
+        rc = (int(rng.integers(spec.rows)), int(rng.integers(spec.cols)))
+        place_card(spec, cells, heads[int(rng.integers(len(heads)))], rc, str(rng.choice(list("NESW"))),
+                   float(rng.uniform(-skew_deg / 2, skew_deg / 2)))
     for rc in spec.cells():
+        if rc in cells:
+            continue
         if rng.random() >= fill:
             continue
         token = kinds[int(rng.integers(len(kinds)))]
