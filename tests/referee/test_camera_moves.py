@@ -10,13 +10,13 @@ from engines.core.registry import load
 from engines.rocketball.board import Dir
 from engines.rocketball.chips import Chip, Kind
 from referee.camera_dice import CameraDice
-from referee.camera_moves import CameraMoves, act, rocketball_cells
+from referee.camera_moves import CameraMoves, act, rocketball_cells, stoneball_cells
 from referee.journal import Journal
 from referee.session import Session
 from vision.board import find_board
 from vision.dice import read_dice
 from vision.grid import read_grid
-from vision.kit.geometry import ROCKETBALL
+from vision.kit.geometry import ROCKETBALL, STONEBALL
 from vision.tablegen import DieTruth, Hand, render, scene_of
 from vision.tablegen.layout import Scene
 
@@ -127,3 +127,19 @@ def test_rotating_the_chip_just_rotated_by_the_other_player_gives_the_engines_re
 def test_only_games_with_a_kit_reading_are_followed():
     with pytest.raises(ValueError, match="cannot follow 'rocca'"):
         CameraMoves(load("rocca"))
+
+
+def test_a_stoneball_move_is_read_from_the_board():
+    """Stoneball: White moves first (RULINGS); a piece moved one field forward reads as that
+    move, and a piece lifted off the board matches no move."""
+    game = load("stoneball")
+    state = game.new()
+    cells = stoneball_cells(state)
+    cells[(6, 1)] = cells.pop((7, 1))
+    frame = render(scene_of(STONEBALL, cells, seed=10)).image
+    inference = CameraMoves(game).infer(state, read_grid(frame, STONEBALL))
+    assert (inference.kind, inference.action.notation()) == ("move", "b2b3")
+    del cells[(6, 1)]
+    frame = render(scene_of(STONEBALL, cells, seed=11)).image
+    inference = CameraMoves(game).infer(state, read_grid(frame, STONEBALL))
+    assert inference.kind == "illegal" and "b2: white -> empty" in inference.message
