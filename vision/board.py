@@ -179,8 +179,32 @@ class Board:
         u, v = a[1] - a[0], a[2] - a[0]
         return float(np.sqrt(abs(u[0] * v[1] - u[1] * v[0])))
 
-    def shifted(self, corners_px) -> Board:
-        return Board.from_corners(corners_px, self.size_mm, self.marker_side_px)
+    def camera_mm(self, frame_shape: tuple[int, ...]) -> np.ndarray:
+        """Where the camera is, in board mm (x, y, height above the board), estimated from the
+        homography alone: square pixels, the principal point at the image centre, and the focal
+        length from the two rotation constraints (a typical 60-degree lens when the view is too
+        square-on to tell). Used to undo parallax: what is seen of a stone lies above the board.
+        """
+        h, w = frame_shape[:2]
+        G = np.array([[1, 0, -(w - 1) / 2], [0, 1, -(h - 1) / 2], [0, 0, 1.0]]) @ self.H_inv
+        h1, h2 = G[:, 0], G[:, 1]
+        estimates = []
+        for num, den in (
+            (-(h1[0] * h2[0] + h1[1] * h2[1]), h1[2] * h2[2]),
+            ((h1[0] ** 2 + h1[1] ** 2) - (h2[0] ** 2 + h2[1] ** 2), h2[2] ** 2 - h1[2] ** 2),
+        ):
+            if abs(den) > 1e-12 and num / den > 0:
+                estimates.append(num / den)
+        f = float(np.sqrt(np.median(estimates))) if estimates else 0.87 * w
+        f = float(np.clip(f, 0.5 * w, 3.0 * w))
+        A = np.diag([1 / f, 1 / f, 1.0]) @ G
+        scale = 1 / np.sqrt(np.linalg.norm(A[:, 0]) * np.linalg.norm(A[:, 1]))
+        r1, r2, t = A[:, 0] * scale, A[:, 1] * scale, A[:, 2] * scale
+        if t[2] < 0:
+            r1, r2, t = -r1, -r2, -t
+        R = np.stack([r1, r2, np.cross(r1, r2)], axis=1)
+        c = -R.T @ t
+        return np.array([c[0], c[1], abs(c[2])])
 
 
 def find_board(frame: np.ndarray, size_mm: tuple[float, float]) -> Board:

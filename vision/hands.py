@@ -51,7 +51,9 @@ def _surfaces(lab: np.ndarray, board: Board | None, step: int) -> tuple[np.ndarr
 def _is_skin(lab_ref: np.ndarray) -> bool:
     bgr = cv2.cvtColor(lab_ref.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_Lab2BGR)
     _, cr, cb = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb).reshape(3)
-    return SKIN_CR[0] <= cr <= SKIN_CR[1] and SKIN_CB[0] <= cb <= SKIN_CB[1]
+    # the heart of the skin region only: a red or orange board near its edge still leaves skin
+    # colour telling
+    return SKIN_CR[0] + 5 <= cr <= SKIN_CR[1] - 8 and SKIN_CB[0] + 5 <= cb <= SKIN_CB[1] - 3
 
 
 def hand_mask(
@@ -60,12 +62,16 @@ def hand_mask(
     step: int = 4,
     min_area_frac: float = 0.01,
     margin_px: int = 6,
+    max_stone_mm: float = 50.0,
 ) -> np.ndarray:
     """The hand/arm mask (uint8, 255 = hand) at the frame's size.
 
     step: the downscale factor of the working copy. min_area_frac: the smallest region (as a
-    fraction of the frame) taken for an arm. margin_px: how far the mask reaches past the visible
-    hand (motion blur and the hand's shadow).
+    fraction of the frame) taken for an arm reaching in from the border. margin_px: how far the mask
+    reaches past the visible hand (motion blur and the hand's shadow). max_stone_mm: the largest
+    stone; with a board, a region away from the border counts as a hand (an arm may match the
+    table) when it is far larger than such a stone; without a board, when it covers 3 % of the
+    frame.
     """
     if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
         raise ValueError(f"hand_mask needs an 8-bit BGR frame, got {getattr(frame_bgr, 'shape', frame_bgr)!r}")
@@ -88,7 +94,15 @@ def hand_mask(
     else:
         dist = cv2.min(d_board, d_table)
     foreign = dist > 22**2
-    if not any(_is_skin(r) for r in refs):
+    if board is not None:  # the markers are strong structure next to where arms reach in
+        edge_px = float(np.mean(np.linalg.norm(board.corners_px - np.roll(board.corners_px, 1, axis=0), axis=1)))
+        for (cx, cy), side in zip(board.corners_px, board.marker_side_px, strict=True):
+            half = (side if side > 0 else 0.13 * edge_px) * 0.9 / step
+            foreign[max(int(cy / step - half), 0):int(cy / step + half) + 1,
+                    max(int(cx / step - half), 0):int(cx / step + half) + 1] = False
+    skin = np.zeros_like(foreign)
+    skin_tells = not any(_is_skin(r) for r in refs)
+    if skin_tells:
         ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
         skin = cv2.inRange(ycc, (30, SKIN_CR[0], SKIN_CB[0]), (255, SKIN_CR[1], SKIN_CB[1])) > 0
         foreign |= skin & (dist > 8**2)
@@ -98,12 +112,18 @@ def hand_mask(
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
     h, w = cand.shape
     min_area = min_area_frac * h * w
+    big = 3 * min_area
+    if board is not None:
+        big = min(big, 2.5 * np.pi * (max_stone_mm / 2 * board.px_per_mm() / step) ** 2)
     keep = np.zeros(n, np.uint8)
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         at_border = x == 0 or y == 0 or x + bw >= w or y + bh >= h
-        # an arm reaches in from the border; a region far larger than any stone is a hand anyway
-        if (at_border and area >= min_area) or area >= 3 * min_area:
+        # an arm reaches in from the border
+        # away from the border, only a skin-coloured region (a hand whose sleeve matches the table)
+        inland = area >= big and (
+            not skin_tells or skin[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == i].mean() > 0.5)
+        if (at_border and area >= min_area) or inland:
             keep[i] = 255
     mask = keep[labels]
     if margin_px > 0:

@@ -57,7 +57,10 @@ class StoneParams:
     px_per_mm: resolution of the top-down view the detector works in (lower is faster; it never
     exceeds the camera's own resolution on the board).
     edge_band_mm: half-width of the strips along the board's edges that are modelled as profiles.
-    margin_mm: how far around the board stones are looked for (None: 3/4 of the board's longer side).
+    margin_mm: how far around the board stones are looked for (None: 0.35 of the board's longer side).
+    silhouette_height_mm: how high above the board a stone's visible outline lies (its widest part,
+    about half its height); seen from a camera off to the side, it appears pushed away from the
+    camera, and the centre is moved back by that parallax (0: no correction).
     """
 
     min_diameter_mm: float = 10.0
@@ -67,6 +70,7 @@ class StoneParams:
     px_per_mm: float = 0.8
     edge_band_mm: float = 20.0
     margin_mm: float | None = None
+    silhouette_height_mm: float = 3.0
 
 
 DEFAULT_PARAMS = StoneParams()
@@ -118,7 +122,7 @@ class TopView:
         W, H = board.size_mm
         fh, fw = frame_shape[:2]
         self.s = s = min(params.px_per_mm, board.px_per_mm())
-        margin = params.margin_mm if params.margin_mm is not None else 0.75 * max(W, H)
+        margin = params.margin_mm if params.margin_mm is not None else 0.35 * max(W, H)
         frame_px = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float64)
         frame_mm = board.to_mm(frame_px)
         hom = frame_px @ board.H[2, :2] + board.H[2, 2]
@@ -168,8 +172,8 @@ def _extend(img: np.ndarray, keep: np.ndarray, k: int) -> np.ndarray:
     if keep.all() or not keep.any():
         return img
     w = keep.astype(np.float32)
-    num = cv2.GaussianBlur(img.astype(np.float32) * w[..., None], (k, k), 0)
-    den = cv2.GaussianBlur(w, (k, k), 0)[..., None]
+    num = cv2.blur(img.astype(np.float32) * w[..., None], (k, k))
+    den = cv2.blur(w, (k, k))[..., None]
     fill = np.where(den > 1e-3, num / np.maximum(den, 1e-3), img.reshape(-1, 3)[keep.ravel()].mean(axis=0))
     return np.where(keep[..., None], img, np.clip(fill, 0, 255).astype(np.uint8))
 
@@ -204,8 +208,7 @@ class _Surface:
 
         # along the edges: the edge profile (difference from the 2-D surface, by distance from the
         # edge), the median along the edge over stretches many stones long
-        diff = ycc.astype(np.int16) - bg.astype(np.int16)
-        diff[~valid] = 0
+        diff = (ycc.astype(np.int16) - bg.astype(np.int16)) * valid[..., None]
         e = int(np.ceil(band * view.s))
         seg = max(4.0 * max_d, 8.0)
         for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
@@ -224,32 +227,34 @@ class _Surface:
             slack = 2
             padded = np.pad(prof, ((slack, slack), (0, 0), (0, 0)), mode="edge")
             tries = np.stack([strip - padded[k: k + strip.shape[0]] for k in range(2 * slack + 1)])
-            best = np.abs(tries).sum(axis=3).argmin(axis=0)
+            best = np.abs(tries[..., 0]).argmin(axis=0)  # luma decides: edges are mostly light and shade
             fitted = np.take_along_axis(tries, best[None, ..., None], axis=0)[0]
             if axis == 0:
                 diff[r0:r1, c0:c1] = fitted
             else:
                 diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
-        resid = np.abs(diff).astype(np.float32)
-        resid[markers > 0] = 0
+        resid = np.abs(diff).astype(np.float32) * (markers == 0)[..., None]
         self.bg = np.clip(ycc.astype(np.int16) - diff, 0, 255).astype(np.uint8)
 
-        # robust noise per channel, for board, table and the edge strips apart (brighter surfaces
-        # and JPEG blocks are noisier), then a local texture level, with stones clipped out so
-        # that they do not inflate their own neighbourhood's level
-        zone = np.where(on_board > 0, 1, 2).astype(np.uint8)
-        zone[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)] = np.where(
-            zone[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)] == 1, 1, 3)
-        inner = np.zeros((h, w), bool)
-        inner[max(bv0 + e, 0):max(bv1 - e, 0), max(bu0 + e, 0):max(bu1 - e, 0)] = True
-        zone[(zone == 1) & ~inner] = 3
-        inv_sigma = np.ones((h, w, 3), np.float32)
-        for zid in (1, 2, 3):
-            sel = (zone == zid) & valid & (markers == 0)
-            sample = resid[sel][::5]
+        # robust noise per channel, for the board, the table and the edge strips apart (brighter
+        # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
+        # out so that they do not inflate their own neighbourhood's level
+        outer = np.s_[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)]
+        inner = np.s_[max(bv0 + e, 0):max(bv1 - e, 0), max(bu0 + e, 0):max(bu1 - e, 0)]
+        zone = np.zeros((h, w), np.uint8)  # 0 the table, 1 the edge strips, 2 the board inside them
+        zone[outer] = 1
+        zone[inner] = 2
+        usable = (view.valid > 0) & (markers == 0)
+        step = max(int(np.sqrt(h * w / 20000)), 1)
+        zone_q, resid_q, usable_q = zone[::step, ::step], resid[::step, ::step], usable[::step, ::step]
+        inv_sigma = np.ones((3, 1, 3), np.float32)
+        for zid in range(3):
+            sample = resid_q[(zone_q == zid) & usable_q]
             if len(sample) > 30:
-                inv_sigma[zone == zid] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=0), 1.0)
-        z = cv2.transform(cv2.multiply(resid, inv_sigma), np.ones((1, 3), np.float32))
+                inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=0), 1.0)
+        z = cv2.transform(resid, inv_sigma[0])
+        z[outer] = cv2.transform(resid[outer], inv_sigma[1]).reshape(z[outer].shape)
+        z[inner] = cv2.transform(resid[inner], inv_sigma[2]).reshape(z[inner].shape)
         z_small = cv2.resize(z, (sw, sh), interpolation=cv2.INTER_AREA)
         kt = _odd(k / 2)
         texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
@@ -289,6 +294,7 @@ def detect_stones(
         blocked = cv2.dilate((view.warp(ignore_mask, nearest=True) > 0).astype(np.uint8), _disk(3))
     edge = cv2.dilate((view.valid == 0).astype(np.uint8), _disk(3))
 
+    camera = board.camera_mm(frame.shape) if params.silhouette_height_mm > 0 else None
     stones: list[Stone] = []
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
@@ -302,12 +308,13 @@ def detect_stones(
         if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
-        for part in _split(comp, min_d, max_d):
-            part = _half_contrast(part, z[y0:y1, x0:x1], params.threshold)
-            part = _trim_shadow(part, _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1]), min_d)
-            st = _stone(part, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params)
-            if st is not None:
-                stones.append(st)
+        shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1])
+        for part in _split(comp, z[y0:y1, x0:x1], min_d):
+            for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
+                piece = _trim_shadow(piece, shadow, min_d)
+                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera)
+                if st is not None:
+                    stones.append(st)
     return stones
 
 
@@ -328,19 +335,55 @@ def _complete_crescents(cand: np.ndarray, min_d: float, max_d: float) -> np.ndar
     return cand
 
 
-def _half_contrast(part: np.ndarray, z: np.ndarray, threshold: float) -> np.ndarray:
-    """Tighten a footprint to where its difference reaches half the stone's own contrast.
+CONTRAST_FRACTION = 0.3
+
+
+def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_d: float, threshold: float,
+                       depth: int = 0) -> list[np.ndarray]:
+    """Tighten a footprint to where its difference reaches a fraction of the stone's own contrast;
+    what that leaves aside, if it is stone-sized and not shade, is another stone (a faint stone
+    touching a vivid one), outlined the same way.
 
     Defocus, motion and resampling blur a stone's edge into a ramp, and its soft shadow and halo
-    reach far beyond it; a blurred step crosses half its height at the true edge, so half the
-    stone's (robust) peak contrast puts the outline there, whatever the stone's contrast.
+    reach far beyond it. A blurred step crosses half its height at the true edge, but a stone is a
+    dome (its rim is darker than its top), so a lower fraction of its robust peak contrast keeps the
+    rim while still dropping the halo, whatever the stone's own contrast.
     """
     level = float(np.percentile(z[part > 0], 90))
-    cut = max(threshold, 0.5 * level)
+    cut = max(threshold, CONTRAST_FRACTION * level)
+    min_px = np.pi * (min_d / 2) ** 2 * 0.7
     if cut <= threshold:
-        return part
+        return [part]
     core = _fill_holes(((z > cut) & (part > 0)).astype(np.uint8) * 255) // 255
-    return core if core.sum() >= 0.3 * part.sum() else part
+    if core.sum() < min_px:
+        return [part]
+    core = _convex_if_crescent(core) & part
+    found = [core]
+    rest = part & (1 - cv2.dilate(core, np.ones((3, 3), np.uint8)))
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, _disk(min_d * 0.6))
+    if depth < 2 and rest.sum() >= min_px:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
+        for i in range(1, n):
+            if stats[i, 4] < min_px:
+                continue
+            piece = (labels == i).astype(np.uint8)
+            if (shadow & piece).sum() > 0.5 * stats[i, 4]:
+                continue  # the stone's own cast shadow
+            found += _contrast_outlines(piece, z, shadow, min_d, threshold, depth + 1)
+    return found
+
+
+def _convex_if_crescent(mask: np.ndarray) -> np.ndarray:
+    """A stone of the surface's colour shows only its shaded side: a crescent; its hull is the stone."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if len(contours) != 1:
+        return mask
+    hull = cv2.convexHull(contours[0])
+    if cv2.contourArea(contours[0]) >= 0.8 * cv2.contourArea(hull):
+        return mask
+    out = mask.copy()
+    cv2.fillPoly(out, [hull], 1)
+    return out
 
 
 def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -371,11 +414,20 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     return _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
 
 
-def _split(comp: np.ndarray, min_d: float, max_d: float) -> list[np.ndarray]:
-    """Separate touching stones: one seed per distance-transform peak with a neck between them."""
+def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
+    """Separate touching stones: one seed per peak of the footprint's landscape with a neck between.
+
+    The landscape is the distance to the footprint's border (touching round stones leave a waist)
+    times the difference from the surface (a stone's rim is darker than its top, so a contact
+    line is a valley even where two flat sides touch).
+    """
     dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
+    zc = cv2.GaussianBlur(z, (0, 0), max(min_d / 8, 0.7))
+    inside = zc[comp > 0]
+    zc = np.minimum(zc, np.percentile(inside, 75)) / max(float(np.percentile(inside, 75)), 1e-6)
+    dist = dist * zc
     r_min = min_d / 2
-    peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.6)
+    peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.5)
     ys, xs = np.nonzero(peaks_mask)
     if len(xs) <= 1:
         return [comp]
@@ -417,13 +469,15 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
     return neck > 0.75 * min(ar, br)
 
 
-def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams) -> Stone | None:
+def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams,
+           camera: np.ndarray | None) -> Stone | None:
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     c = max(contours, key=cv2.contourArea)
     area = cv2.contourArea(c)
-    if area < np.pi * (min_d / 2) ** 2 * 0.7 or area > np.pi * (max_d / 2) ** 2:
+    n_px = int(part.sum())
+    if n_px < np.pi * (min_d / 2) ** 2 * 0.7 or n_px > np.pi * (max_d / 2) ** 2:
         return None
     hull_area = cv2.contourArea(cv2.convexHull(c))
     solidity = area / max(hull_area, 1.0)
@@ -432,6 +486,9 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
     if solidity < 0.7 or elong > 3.0:
         return None
     outline_mm = view.to_mm(c.reshape(-1, 2).astype(np.float64) + origin)
+    if camera is not None and camera[2] > 2 * params.silhouette_height_mm:
+        # the outline is seen at silhouette height: bring it down along the rays to the camera
+        outline_mm = camera[:2] + (outline_mm - camera[:2]) * (1 - params.silhouette_height_mm / camera[2])
     cx, cy, a_mm = _centroid(outline_mm)
     if a_mm <= 0:
         return None
