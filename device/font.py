@@ -77,10 +77,13 @@ def _glyphs() -> dict[bytes, str]:
     return table
 
 
-def read_lines(image: Image.Image) -> list[str]:
+def read_lines(image: Image.Image, width: int | None = None) -> list[str]:
     """The text on each grid row of a display image (inverted rows read too), trailing spaces
-    removed; a cell that holds no glyph of the font reads as '?'."""
+    removed; a cell that holds no glyph of the font reads as '?'. ``width`` limits the reading
+    to the text's part of the display (left of a board picture)."""
     mono = image.convert("1")
+    if width is not None:
+        mono = mono.crop((0, 0, width, mono.height))
     glyphs = _glyphs()
     out = []
     for r in range(rows(mono.height)):

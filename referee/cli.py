@@ -15,6 +15,7 @@ COMMANDS = [
     "referee.commands.demo",
     "referee.commands.config",
     "referee.commands.run",
+    "referee.commands.journal",
     "referee.commands.kit",
 ]
 

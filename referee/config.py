@@ -213,6 +213,9 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
                 pin = b.pin(role, required=True)
                 claim(b.key(role), pin)
                 buttons[role] = pin
+            missing = [role for role in ("up", "down", "ok") if role not in buttons]
+            if missing:
+                raise ConfigError(f"{b.where}: a panel needs at least up, down and ok (missing: {', '.join(missing)})")
         serial = None
         if "serial" in r.data:
             s = _Reader(r.take("serial", dict), r.key("serial"))

@@ -92,7 +92,7 @@ class ListController:
         """What the seat to move sees of its selection (two lines)."""
         if not self.options:
             return ["", ""]
-        return [f"> {self.selected.notation()}", f"  {self.index + 1}/{len(self.options)}  ok=do"]
+        return [f">{self.selected.notation()}", f" {self.index + 1}/{len(self.options)} ok=do"]
 
 
 _SQUARE = re.compile(r"\b([a-z])(\d{1,2})\b")
@@ -171,7 +171,7 @@ class BoardController(ListController):
             return super().lines(state)
         n = len(self._here())
         return [f"at {square_name(self.cursor)}: {n} move{'s' if n != 1 else ''}",
-                "  arrows, ok=pick"]
+                " arrows, ok"]
 
 
 class RoccaController(ListController):

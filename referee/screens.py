@@ -7,12 +7,14 @@ A 128x64 OLED holds 6 lines of 21 characters.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from luma.core.render import canvas
+from PIL import ImageDraw
 
-from device.font import columns, draw_line, rows, wrap
+from device.font import draw_line, rows, wrap
 from engines.core.state import State
 
 SCORE_KEYS = ("score", "scores", "points", "bowls")
@@ -50,7 +52,7 @@ def mover_text(state: State) -> str:
     if state.is_over:
         return "game over"
     if state.is_chance:
-        return "waiting for outcome"
+        return "enter outcome"
     return f"{state.players[state.to_move]} to move"
 
 
@@ -61,7 +63,7 @@ def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 
     st = view.state
     name = st.players[seat]
     mine = st.to_move == seat and not st.is_over
-    head = f"{name}: your turn" if mine else f"{name}: {mover_text(st)}"
+    head = f"{name}: your go" if mine else f"{name}: {mover_text(st)}"
     lines = [head, score_text(st) or (f"roll: {view.roll}" if view.roll else "")]
     if mine or st.is_chance and view.selection:  # anyone may enter an outcome
         lines += view.selection or ["", ""]
@@ -88,6 +90,8 @@ def table_lines(view: View, width_chars: int = 21, height_rows: int = 6) -> tupl
     if st.is_over and st.result:
         tail = wrap(st.result.text, width_chars)
         inverted = 0
+    elif None in view.refusals:  # refused while no one in particular was to move
+        tail, inverted = wrap("no: " + view.refusals[None], width_chars), 0
     elif view.proposal:
         tail, inverted = wrap(f"judge: {view.proposal}?", width_chars), 0
     elif view.announcement:
@@ -99,15 +103,15 @@ def table_lines(view: View, width_chars: int = 21, height_rows: int = 6) -> tupl
     return (lines + tail)[:height_rows], inverted
 
 
-def draw(device, lines: list[str], inverted: int = 0) -> None:
-    """Draw text lines on a luma device; the last ``inverted`` lines as a lit banner."""
+def draw(device, lines: list[str], inverted: int = 0, text_width: int | None = None,
+         extra: Callable[[ImageDraw.ImageDraw], None] | None = None) -> None:
+    """Draw text lines on a luma device, the last ``inverted`` lines as a lit banner, in the
+    left ``text_width`` pixels; ``extra`` paints the rest (a board picture)."""
     n = rows(device.height)
     shown = (lines + [""] * n)[:n]
     first_inverted = len(lines[:n]) - inverted if inverted else n
     with canvas(device) as d:
         for i, text in enumerate(shown):
-            draw_line(d, i, text, device.width, invert=first_inverted <= i < len(lines[:n]))
-
-
-def width_chars(device) -> int:
-    return columns(device.width)
+            draw_line(d, i, text, text_width or device.width, invert=first_inverted <= i < len(lines[:n]))
+        if extra:
+            extra(d)

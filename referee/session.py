@@ -11,19 +11,22 @@ from __future__ import annotations
 import queue
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
+from device.font import CELL_H, CELL_W
 from engines.core import IllegalAction
 from engines.core.registry import game_class
 from engines.core.state import Action, Event, Game, State
 
+from .boards import PICTURES
 from .controllers import ARROWS, ListController, controller_for
 from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal
-from .screens import View, draw, seat_lines, table_lines, width_chars
+from .screens import View, draw, seat_lines, table_lines
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
-    "collision", "game_over", "eliminated",
+    "collision", "game_over", "eliminated", "reverse", "over", "timeout",
 })
 """Event kinds shown as a banner on every display, with the buzzer."""
 
@@ -111,6 +114,7 @@ class Session:
     def accept(self, action: Action) -> list[Event]:
         """Apply, journal, then show. Raises IllegalAction (and changes nothing) if refused."""
         chance = self.state.is_chance
+        external = action in self.state.external_actions()  # a timer rang
         outcome = self.state.apply(action)  # the engine's check, before anything is written
         self.seq = self.journal.append(self.row.id, action.notation(), chance) + 1
         events = self._advance_state(action, outcome)
@@ -126,7 +130,7 @@ class Session:
             self.echo(f"  * {e.text}")
         self.redraw()
         if self.view.announcement and self.table.buzzer:
-            self.table.buzzer.sound("announce")
+            self.table.buzzer.sound("timer" if external else "announce")
         return events
 
     def undo(self, seat: int | None) -> None:
@@ -152,6 +156,9 @@ class Session:
         self.redraw()
 
     def refuse(self, seat: int | None, reason: str) -> None:
+        """Show why on the seat's display (the keyboard's refusals go to the seat to move)."""
+        if seat is None and self.state.to_move is not None and self.state.to_move >= 0:
+            seat = self.state.to_move
         self.view.refusals[seat] = reason
         self.echo(f"  not allowed: {reason}")
         self.redraw()
@@ -278,14 +285,19 @@ class Session:
         self.view.selection = self.controller.lines(self.state)
 
     def redraw(self) -> None:
+        picture = PICTURES.get(self.row.game)
         for seat, device in self.table.all_displays():
-            w = width_chars(device)
-            h = device.height // 10
+            extra, text_px = None, device.width
+            if picture and device.width >= 128:
+                text_px = device.width - picture.width
+                cursor = getattr(self.controller, "cursor", None) if seat == self.state.to_move else None
+                extra = partial(picture.paint, state=self.state, x0=text_px + 2, cursor=cursor)
+            w, h = text_px // CELL_W, device.height // CELL_H
             if seat is None:
                 lines, inv = table_lines(self.view, w, h)
             else:
                 lines, inv = seat_lines(self.view, seat, w, h)
-            draw(device, lines, inv)
+            draw(device, lines, inv, text_px, extra)
 
     def run(self, events: queue.Queue, stop_when_over: bool = True) -> State:
         """Consume ``events`` until the game ends (or a quit); returns the final state."""

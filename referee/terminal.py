@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -18,7 +19,7 @@ from engines.core.records import Record, new_record, replay
 from engines.core.state import Game, State
 
 HELP = """commands: an action in notation (see docs/games/<id>.md), 'moves' to list the legal
-actions, 'board' to redraw, 'help', 'quit'"""
+actions, 'board' to redraw, 'help', 'quit' (with --save the game so far stays in the record)"""
 
 
 @dataclass
@@ -42,6 +43,7 @@ class TerminalGame:
 
     def __post_init__(self):
         self.rng = random.Random(self.seed)
+        self.shown: State | None = None
         self.state = self.game.new([s.name for s in self.seats])
         self.record = new_record(self.game, [s.name for s in self.seats], self.seed)
 
@@ -57,7 +59,12 @@ class TerminalGame:
         self.record.actions.append(action.notation())
         if self.save:
             self.record.write(self.save)
-        actor = "chance" if self.state.to_move == CHANCE else self.state.players[self.state.to_move]
+        if action in self.state.external_actions():
+            actor = "referee"
+        elif self.state.to_move == CHANCE:
+            actor = "chance"
+        else:
+            actor = self.state.players[self.state.to_move]
         self.out(f"  {actor}: {action.notation()}")
         for e in events:
             self.out(f"  * {e.text}")
@@ -79,7 +86,14 @@ class TerminalGame:
             return True
         return self.prompt(seat.name)
 
+    def show(self) -> None:
+        """Draw the position, once per position."""
+        if self.show_board and self.shown is not self.state:
+            self.out(self.state.render())
+            self.shown = self.state
+
     def prompt(self, who: str) -> bool:
+        self.show()
         while True:
             try:
                 text = self.ask(f"{who}> ").strip()
@@ -96,11 +110,7 @@ class TerminalGame:
                 self.out(self.state.render())
                 continue
             if text == "moves":
-                options = self.state.legal_actions()
-                self.out("  " + ", ".join(a.notation() for a in options[:200]))
-                outside = self.state.external_actions()
-                if outside:
-                    self.out("  at any time: " + ", ".join(a.notation() for a in outside))
+                self.out(list_moves(self.state))
                 continue
             try:
                 self.accept(self.game.parse(text))
@@ -115,17 +125,28 @@ class TerminalGame:
             self.out(self.state.render())  # typed outcomes need the position in view too
         while not self.state.is_over and (max_actions is None or count < max_actions):
             mover = self.state.to_move
-            if self.show_board and mover != CHANCE and mover != last_mover:
-                self.out(self.state.render())
+            if mover != CHANCE and mover != last_mover:
+                self.show()
             if mover != CHANCE:
                 last_mover = mover
             if not self.step():
                 break
             count += 1
         if self.state.is_over:
-            self.out(self.state.render())
+            self.show()
             self.out(self.state.result.text)
         return self.state
+
+
+def list_moves(state: State) -> str:
+    """The legal actions, wrapped to the terminal, then the ones the referee may apply."""
+    legal = [a.notation() for a in state.legal_actions()]
+    lines = [f"  {len(legal)} legal action(s):",
+             textwrap.fill(", ".join(legal), width=78, initial_indent="  ", subsequent_indent="  ")]
+    external = [a.notation() for a in state.external_actions()]
+    if external:
+        lines.append(f"  at any moment (the referee's timer): {', '.join(external)}")
+    return "\n".join(lines)
 
 
 def parse_option_pairs(pairs: list[str]) -> dict:

@@ -101,6 +101,7 @@ class Reverse(Action):
         return "reverse"
 
 
+KIND_NAMES = frozenset(k.value for k in Kind)
 USAGE = (
     "roll 1-4, draw KIND, start SQUARE, face N|E|S|W, place SQUARE [N|E|S|W], "
     "place KIND SQUARE [N|E|S|W], rotate SQUARE cw|ccw, drift SQUARE N|E|S|W, pass"
@@ -158,10 +159,10 @@ def parse(text: str) -> Action:
         return Pass()
     if verb == "reverse":
         return Reverse()
-    if verb == "place" and 1 <= len(args) <= 3:
+    if verb == "place" and 1 <= len(args) <= 3 and not (len(args) == 1 and args[0].lower() in KIND_NAMES):
         pick = None
-        if parse_square(args[0]) is None and len(args) >= 2:
-            pick, args = _kind(args[0], text), args[1:]
+        if args[0].lower() in KIND_NAMES:
+            pick, args = Kind(args[0].lower()), args[1:]
         if len(args) <= 2:
             facing = _dir(args[1], text) if len(args) == 2 else None
             return Place(_square(args[0], text), facing, pick)

@@ -46,9 +46,15 @@ class Dir(enum.Enum):
     def delta(self) -> tuple[int, int]:
         return _DELTA[self]
 
+    @property
+    def arrow(self) -> str:
+        """The direction drawn as one character, for the text board."""
+        return _ARROW[self]
+
 
 _ORDER = (Dir.N, Dir.E, Dir.S, Dir.W)
 _DELTA = {Dir.N: (-1, 0), Dir.E: (0, 1), Dir.S: (1, 0), Dir.W: (0, -1)}
+_ARROW = {Dir.N: "^", Dir.E: ">", Dir.S: "v", Dir.W: "<"}
 DIRS = _ORDER
 
 
@@ -160,4 +166,6 @@ def ring(square: int) -> tuple[int, ...]:
 
 RINGS = tuple(ring(s) for s in range(SQUARES))
 NEIGHBOURS = tuple(_neighbours(s) for s in range(SQUARES))
+STEPS = tuple(tuple(NEIGHBOURS[s][d] for d in _ORDER) for s in range(SQUARES))
+"""``STEPS[square][k]``: the neighbour toward ``DIRS[k]`` (or None); no enum hashing in hot loops."""
 NAMES = tuple(f"{'abcdefg'[s % COLS]}{ROWS - s // COLS}" for s in range(SQUARES))

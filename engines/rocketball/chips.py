@@ -50,8 +50,8 @@ class Chip:
     facing: Dir | None = None
 
     def glyph(self) -> str:
-        arrow = {Dir.N: "^", Dir.E: ">", Dir.S: "v", Dir.W: "<"}.get(self.facing, "") if self.facing else ""
-        return SYMBOL[self.kind] + arrow
+        """The chip on the text board: its letter (none for a vortex) and its arrow."""
+        return SYMBOL[self.kind] + (self.facing.arrow if self.facing else "")
 
 
 @dataclasses.dataclass(frozen=True)

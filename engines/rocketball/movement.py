@@ -33,6 +33,7 @@ from .board import (
     wall_arrow,
 )
 from .chips import Kind
+from .state import Phase
 
 if TYPE_CHECKING:
     from .turn import Turn
@@ -89,8 +90,6 @@ def step(t: Turn, i: int) -> None:
 
 def arrive(t: Turn, i: int) -> None:
     """Ball ``i`` has entered its square: the chip there acts."""
-    from .state import Phase
-
     ball = t.balls[i]
     chip = t.board[ball.square]
     if chip is None:
@@ -139,8 +138,6 @@ def mogul_jump(t: Turn, i: int) -> None:
     mouth scores; out anywhere else, the windbag holder puts it in the centre, picks its facing
     and rolls again (this engine: the flight leaves the field where its straight line crosses
     the edge, so only a North/South flight in a goal column can reach a goal)."""
-    from .state import Phase
-
     ball = t.balls[i]
     row, col = row_col(ball.square)
     dr, dc = ball.facing.delta

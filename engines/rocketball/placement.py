@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from .board import CENTRE, DIRS, EDGE, NEAR_GOAL, RINGS, SQUARES, Dir, name, neighbour
+from .board import CENTRE, DIRS, EDGE, NEAR_GOAL, RINGS, SQUARES, STEPS, Dir, name, neighbour
 from .chips import DIRECTED, NEIGHBOUR_SHY, SPECIAL, Chip, Kind
 
 Board = Sequence[Chip | None]
@@ -42,8 +42,24 @@ def placement_problem(
     return None
 
 
+SPECIAL_GROUND = tuple(s for s in range(SQUARES) if s not in EDGE and s not in NEAR_GOAL)
+"""Squares a special chip may stand on as far as walls and goals go."""
+
+
 def free_squares(board: Board, balls: Collection[int], kind: Kind) -> list[int]:
-    return [s for s in range(SQUARES) if placement_problem(board, balls, s, kind) is None]
+    """Every square ``placement_problem`` accepts, computed in one sweep (the hot path of the
+    legal-action list)."""
+    if kind not in SPECIAL:
+        return [s for s in range(SQUARES) if board[s] is None and s != CENTRE and s not in balls]
+    shy = kind in NEIGHBOUR_SHY
+    return [
+        s
+        for s in SPECIAL_GROUND
+        if board[s] is None
+        and s != CENTRE
+        and s not in balls
+        and not (shy and any(board[o] is not None and board[o].kind in SPECIAL for o in RINGS[s]))
+    ]
 
 
 def facings(kind: Kind) -> tuple[Dir | None, ...]:
@@ -68,7 +84,12 @@ def rotation_problem(
 
 
 def rotatable(board: Board, balls: Collection[int], forbidden: Collection[int]) -> list[int]:
-    return [s for s in range(SQUARES) if board[s] is not None and rotation_problem(board, balls, s, forbidden) is None]
+    """Every square ``rotation_problem`` accepts."""
+    return [
+        s
+        for s, chip in enumerate(board)
+        if chip is not None and chip.kind in DIRECTED and s not in balls and s not in forbidden
+    ]
 
 
 def drift_problem(board: Board, balls: Collection[int], square: int, way: Dir) -> str | None:
@@ -89,10 +110,14 @@ def drift_problem(board: Board, balls: Collection[int], square: int, way: Dir) -
 
 
 def drifts(board: Board, balls: Collection[int]) -> list[tuple[int, Dir]]:
-    return [
-        (s, d)
-        for s in range(SQUARES)
-        if board[s] is not None
-        for d in DIRS
-        if drift_problem(board, balls, s, d) is None
-    ]
+    """Every drift ``drift_problem`` accepts; only chips with a vacant neighbour are examined."""
+    moves = []
+    for s in range(SQUARES):
+        chip = board[s]
+        if chip is None or s in balls:
+            continue
+        for d, target in zip(DIRS, STEPS[s], strict=True):
+            if target is not None and board[target] is None and target not in balls:
+                if placement_problem(board, balls, target, chip.kind, moving_from=s) is None:
+                    moves.append((s, d))
+    return moves

@@ -1,4 +1,4 @@
-"""The field drawn as text, North at the top, about 50 columns wide.
+"""The field drawn as text, North at the top: 50 columns for the field, notes wrapped at 79.
 
     . = an empty square, ^ > v < = a vortex, G = gust, B = bumper, T = twister, X = barricade,
     M = mogul; @ = the rocketball (n / s = North's and South's in Assault!), followed by its
@@ -8,25 +8,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import textwrap
 
 from .board import COLS, GOAL_COLS, ROWS, Dir, at, name, wall_arrow
+from .state import Phase, RocketballState
 
-if TYPE_CHECKING:
-    from .state import RocketballState
-
-ARROW = {Dir.N: "^", Dir.E: ">", Dir.S: "v", Dir.W: "<"}
-LEGEND = ". empty  ^>v< vortex  G gust  B bumper  T twister  X barricade  M mogul  @ rocketball"
+WIDTH = 79
+LEGEND = ".=empty ^>v<=vortex G=gust B=bumper T=twister X=barricade M=mogul "
 
 
 def render(st: RocketballState) -> str:
-    from .state import Phase
-
     opts = st.options
     marks = ("n", "s") if len(st.balls) == 2 else ("@",)
     balls = {}
     for mark, ball in zip(marks, st.balls, strict=True):
-        balls[ball.square] = balls.get(ball.square, "") + mark + ARROW[ball.facing]
+        balls[ball.square] = balls.get(ball.square, "") + mark + ball.facing.arrow
+
+    def wall(square: int, d: Dir) -> str:
+        return wall_arrow(square, d, opts.edge_arrows, opts.end_walls).arrow
 
     def end_line(row: int, d: Dir) -> str:
         cells = []
@@ -34,7 +33,7 @@ def render(st: RocketballState) -> str:
             if col in GOAL_COLS:
                 cells.append("====")
             else:
-                cells.append(f" {ARROW[wall_arrow(at(row, col), d, opts.edge_arrows, opts.end_walls)]}  ")
+                cells.append(f" {wall(at(row, col), d)}  ")
         return "       " + " ".join(cells)
 
     lines = ["        " + "    ".join("abcdefg"), end_line(0, Dir.N) + "   North goal"]
@@ -45,23 +44,29 @@ def render(st: RocketballState) -> str:
             chip = st.board[square]
             glyph = chip.glyph() if chip else "."
             cells.append(glyph.rjust(2) + balls.get(square, "").ljust(2))
-        west = ARROW[wall_arrow(at(row, 0), Dir.W, opts.edge_arrows, opts.end_walls)]
-        east = ARROW[wall_arrow(at(row, COLS - 1), Dir.E, opts.edge_arrows, opts.end_walls)]
+        west = wall(at(row, 0), Dir.W)
+        east = wall(at(row, COLS - 1), Dir.E)
         lines.append(f"{ROWS - row:>4} {west} " + " ".join(cells) + f" {east}")
     lines.append(end_line(ROWS - 1, Dir.S) + "   South goal")
-    lines.append(LEGEND)
+    return "\n".join(lines + [wrapped for line in _notes(st) for wrapped in textwrap.wrap(line, WIDTH)])
+
+
+def _notes(st: RocketballState) -> list[str]:
+    """The lines under the field: legend, score, windbag count, what the game waits for."""
+    opts = st.options
+    lines = [LEGEND + ("n/s=balls" if len(st.balls) == 2 else "@=ball")]
     north, south = st.players
     status = f"score {north} {st.score[0]} - {st.score[1]} {south}; windbag: {st.players[st.windbag]}"
     if st.reversed:
         status += "; Tug-of-War: aim at your own goal"
     lines.append(status)
-    bag = f"in the windbag: {st.bag.describe()}"
+    bag = f"windbag: {st.bag.describe()}"
     if st.removed.total:
         bag += f"; out of play: {st.removed.describe()}"
     lines.append(bag)
     if st.phase is Phase.OVER:
         lines.append(f"game over: {st.outcome}")
-        return "\n".join(lines)
+        return lines
     who = st.players[st.actor]
     lines.append({
         Phase.CHOOSE_START: f"{who}: choose your rocketball's start square",
@@ -75,7 +80,7 @@ def render(st: RocketballState) -> str:
     }[st.phase])
     if st.phase is Phase.ACT and st.no_rotate():
         lines.append("may not rotate: " + ", ".join(name(s) for s in sorted(st.no_rotate())))
-    return "\n".join(lines)
+    return lines
 
 
 def _ball(st: RocketballState, i: int) -> str:

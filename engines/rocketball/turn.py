@@ -13,13 +13,24 @@ from engines.core import Action, Event, IllegalAction
 
 from . import movement
 from .actions import Draw, Drift, Face, Pass, Place, Reverse, Roll, Rotate, Start
-from .board import NORTH, SOUTH, Dir, name, neighbour
+from .board import NORTH, SOUTH, SQUARES, Dir, name, neighbour
 from .chips import DIRECTED, Chip, Kind
 from .placement import drift_problem, placement_problem, rotation_problem
 from .state import START_SQUARES, Phase, RocketballState
 
 START_TABLE = {1: (Dir.N, NORTH), 2: (Dir.E, NORTH), 3: (Dir.S, SOUTH), 4: (Dir.W, SOUTH)}
 """Setup, "Starting the game": die result -> (the rocketball's facing, who begins with the windbag)."""
+
+ALLOWED: dict[Phase, tuple[type[Action], ...]] = {
+    Phase.CHOOSE_START: (Start,),
+    Phase.START_ROLL: (Roll,),
+    Phase.MOVE_ROLL: (Roll,),
+    Phase.CHIP_ROLL: (Roll,),
+    Phase.MOGUL_FACE: (Face,),
+    Phase.DRAW: (Draw,),
+    Phase.ACT: (Place, Rotate, Drift, Pass),
+}
+"""The kinds of action each phase takes (the rest get the EXPECTING sentence)."""
 
 EXPECTING = {
     Phase.CHOOSE_START: "a start square beside your goal (start SQUARE)",
@@ -100,24 +111,14 @@ class Turn:
             return self.freeze(), self.events
         if st.phase is Phase.OVER:
             raise IllegalAction(f"the game is over: {st.outcome}")
-        handler = {
-            Roll: self.roll,
-            Draw: self.draw,
-            Start: self.start,
-            Face: self.face,
-            Place: self.place,
-            Rotate: self.rotate,
-            Drift: self.drift,
-            Pass: self.pass_,
-        }.get(type(action))
-        allowed = {
-            Phase.CHOOSE_START: Start,
-            Phase.MOGUL_FACE: Face,
-            Phase.DRAW: Draw,
-        }.get(st.phase, (Place, Rotate, Drift, Pass) if st.phase is Phase.ACT else Roll)
-        if handler is None or not isinstance(action, allowed):
+        if type(action) not in ALLOWED[st.phase]:
             raise IllegalAction(f"{action} does not fit now: the game waits for {EXPECTING[st.phase]}")
-        handler(action)
+        if isinstance(action, Roll) and action.value not in (1, 2, 3, 4):
+            raise IllegalAction(f"a four-sided die shows 1, 2, 3 or 4, not {action.value}")
+        square = getattr(action, "square", 0)
+        if not isinstance(square, int) or not 0 <= square < SQUARES:
+            raise IllegalAction(f"{square!r} is not a square of the field")
+        HANDLERS[type(action)](self, action)
         return self.freeze(), self.events
 
     # -- chance ---------------------------------------------------------------------------
@@ -311,3 +312,6 @@ class Turn:
         self.say("pass", f"{self.players[self.actor]} can neither place nor rotate and passes")
         self.finish_act(None)
 
+
+HANDLERS = {Roll: Turn.roll, Draw: Turn.draw, Start: Turn.start, Face: Turn.face, Place: Turn.place,
+            Rotate: Turn.rotate, Drift: Turn.drift, Pass: Turn.pass_}

@@ -21,6 +21,7 @@ from referee.screens import mover_text
 from referee.session import Session
 from referee.table import SIM_OUTPUTS, wire_config, wire_sim
 from referee.terminal import parse_option_pairs
+from referee.timers import Ticker, game_timers
 
 
 def register(sub) -> None:
@@ -83,9 +84,13 @@ def run(args) -> int:
     if args.sim:
         print(HELP)
         KeyboardInput(events.put, sys.stdin).start()
+    tickers = [Ticker(events.put, seconds, notation).start()
+               for seconds, notation in game_timers(session.game)]
     try:
         final = session.run(events)
     finally:
+        for t in tickers:
+            t.stop()
         wiring.close()
         journal.close()
     if final.is_over and final.result:

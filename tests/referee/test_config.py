@@ -52,6 +52,7 @@ def test_a_good_config_gives_seats_displays_and_buzzer():
     (("ok = 8", "ok = 99"), "", "seats[1].buttons.ok: pin 99 is not a GPIO pin"),
     (("ok = 8", "ok = 5"), "", "seats[1].buttons.ok: pin 5 is already used by seats[0].buttons.up"),
     (("ok = 8", "fire = 9"), "", "seats[1].buttons.fire: unknown button role"),
+    (("ok = 8, ", ""), "", "seats[1].buttons: a panel needs at least up, down and ok (missing: ok)"),
     (("ok = 8", 'ok = "8"'), "", "seats[1].buttons.ok: expected a whole number, got text ('8')"),
     (("pin = 18", "pin = 26"), "", "buzzer.pin: pin 26 is already used by seats[0].buttons.ok"),
     (('seat = "table"', 'seat = "east"'), "", "displays[2].seat: 'east' is neither 'table' nor a seat"),
@@ -99,3 +100,12 @@ def test_config_check_prints_the_wiring_or_one_line_naming_the_key(tmp_path):
     assert err.returncode == 1
     assert err.stderr.strip() == f"tabletop: {bad}: seats[1].buttons.ok: pin 99 is not a GPIO pin (use a BCM number from 2 to 27)"
     assert "Traceback" not in err.stderr
+
+
+@pytest.mark.parametrize("name", ["two-seat.toml", "six-seat.toml"])
+def test_the_documented_examples_are_valid_configs(name):
+    from pathlib import Path
+
+    c = load_config(Path(__file__).resolve().parents[2] / "docs" / "examples" / name)
+    assert len(c.seats) in (2, 6)
+    assert all(d.seat is None or d.seat in c.seat_names for d in c.displays)

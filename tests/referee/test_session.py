@@ -40,8 +40,8 @@ def journal_actions(t):
 
 
 def test_the_seat_to_move_sees_its_choice_and_the_others_see_whose_turn(table):
-    assert table.screen(0)[0] == "ann: your turn"
-    assert table.screen(0)[2] == "> roll"
+    assert table.screen(0)[0] == "ann: your go"
+    assert table.screen(0)[2] == ">roll"
     assert table.screen(1)[0] == "bob: ann to move"
     roll = journal_actions(table)[0]  # the referee rolled the first die itself
     assert table.screen(None)[:3] == ["Pig", "ann to move", f"roll: {roll}"]
@@ -49,12 +49,12 @@ def test_the_seat_to_move_sees_its_choice_and_the_others_see_whose_turn(table):
 
 def test_arrow_then_ok_applies_the_shown_action_journals_it_and_updates_every_display(table):
     table.press("ann", "down")
-    assert table.screen(0)[2] == "> hold"
+    assert table.screen(0)[2] == ">hold"
     table.press("ann", "ok")
     actions = journal_actions(table)
     assert "hold" in actions
     state = table.session.state
-    assert table.screen(1)[0] == "bob: your turn"
+    assert table.screen(1)[0] == "bob: your go"
     assert table.screen(None)[3] == f"ann {state.score[0]} bob 0"
     assert state.score[0] > 0
 
@@ -84,13 +84,13 @@ def test_banking_points_is_announced_inverted_on_every_display_and_buzzed(table)
 
 def test_panel_dice_a_pressed_number_is_the_roll_and_an_impossible_one_is_refused(panel_table):
     t = panel_table
-    assert t.screen(None)[1] == "waiting for outcome"
+    assert t.screen(None)[1] == "enter outcome"
     t.press("ann", "7")
     assert " ".join(t.screen(0)[4:]) == "no: 7 is not a possible outcome here"
     t.press("ann", "4")
     assert journal_actions(t) == ["die 4"]
     assert t.screen(None)[2] == "roll: die 4"
-    assert t.screen(0)[0] == "ann: your turn"
+    assert t.screen(0)[0] == "ann: your go"
 
 
 def test_holding_back_undoes_a_decision_but_never_a_revealed_roll(panel_table, factory):
@@ -106,7 +106,7 @@ def test_holding_back_undoes_a_decision_but_never_a_revealed_roll(panel_table, f
     pin.drive_high()
     t.pump()
     assert journal_actions(t) == ["die 4"]
-    assert t.screen(0)[0] == "ann: your turn"
+    assert t.screen(0)[0] == "ann: your go"
     assert "ann took back roll" in " ".join(t.screen(None))
     t.session.handle(InputEvent("script", "press", "undo", seat="ann"))
     assert journal_actions(t) == ["die 4"]

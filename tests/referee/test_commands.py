@@ -1,0 +1,56 @@
+"""The commands a person types: ``tabletop run --sim`` from the keyboard, the demo, the journal."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from device.font import read_lines
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLETOP = [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
+
+
+def tabletop(*args, stdin="", cwd):
+    return subprocess.run([*TABLETOP, *args], input=stdin, capture_output=True, text=True, cwd=cwd,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120)
+
+
+def test_run_sim_plays_from_the_keyboard_writes_gifs_and_resumes(tmp_path):
+    first = tabletop("run", "--sim", "--game", "rocketball", "--seed", "3", stdin="e\ne\nx\n", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "south: place a1 N" in first.stdout  # ok on the cursor's square, ok on its first move
+    assert "stopped; `tabletop run` resumes game 1" in first.stdout
+    with Image.open(tmp_path / "tabletop-sim" / "table.gif") as gif:
+        assert gif.n_frames >= 3
+        gif.seek(gif.n_frames - 1)
+        assert read_lines(gif, width=90)[0] == "Rocketball"  # the board picture is on the right
+    again = tabletop("run", "--sim", "--game", "rocketball", stdin="x\n", cwd=tmp_path)
+    assert "resumed after 4 actions: north to move" in again.stdout
+    listing = tabletop("journal", "list", "tabletop-journal.sqlite", cwd=tmp_path)
+    assert "rocketball  north, south" in listing.stdout and "unfinished" in listing.stdout
+    export = tabletop("journal", "export", "tabletop-journal.sqlite", "1", "game.jsonl", cwd=tmp_path)
+    assert export.returncode == 0, export.stderr
+    replayed = tabletop("replay", "game.jsonl", cwd=tmp_path)
+    assert "the game is not over" in replayed.stdout
+
+
+def test_run_with_a_bad_config_names_the_key_and_no_traceback(tmp_path):
+    (tmp_path / "t.toml").write_text('[[seats]]\nname = "a"\nbuttons = { up = 5, down = 6, ok = 1 }\n')
+    out = tabletop("run", "--config", "t.toml", cwd=tmp_path)
+    assert out.returncode == 1
+    assert "seats[0].buttons.ok: pin 1 is not a GPIO pin" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_the_demo_plays_every_game_and_reports_the_files_it_wrote(tmp_path):
+    out = tabletop("demo", "--quiet", "--max-actions", "60", "--out", "tour", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    for game in ("rocketball", "rocca"):
+        assert f"\n{game}: " in out.stdout
+        gifs = list((tmp_path / "tour").glob(f"{game}-*.gif"))
+        assert len(gifs) >= 3 and f"tour/{game}-table.gif" in out.stdout
+        assert (tmp_path / "tour" / f"{game}.jsonl").exists()
+    replayed = tabletop("replay", "tour/rocca.jsonl", cwd=tmp_path)
+    assert replayed.returncode == 0
