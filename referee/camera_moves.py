@@ -56,7 +56,7 @@ BALLS = frozenset({"ball", "ball_north", "ball_south"})
 BALL_GAMES = frozenset({"rocketball"})
 
 
-def _name(rc: tuple[int, int], game: str, rows: int) -> str:
+def _name(rc: tuple[int, int], rows: int) -> str:
     """A cell in the game's notation (columns a.., ranks counted from the South edge)."""
     return f"{'abcdefghij'[rc[1]]}{rows - rc[0]}"
 
@@ -94,7 +94,7 @@ class CameraMoves:
 
     def _ball_note(self, now: Cells, reading: GridReading) -> str:
         rows = reading.spec.rows
-        wrong = [f"{_describe(c)} on {_name(rc, self.game_id, rows)}" for rc, c in sorted(now.items())
+        wrong = [f"{_describe(c)} on {_name(rc, rows)}" for rc, c in sorted(now.items())
                  if c[0] in BALLS and reading.cells[rc].content != "unknown"
                  and (reading.cells[rc].content, reading.cells[rc].facing) != c]
         return f"put the {', '.join(wrong)}" if wrong else ""
@@ -144,7 +144,7 @@ class CameraMoves:
     def _illegal(self, state, before: Cells, read: Cells, clear: set, rows: int, balls: set) -> Inference:
         diffs = [(rc, before.get(rc, ("empty", None)), read[rc]) for rc in sorted(clear - balls)
                  if read[rc] != before.get(rc, ("empty", None))]
-        said = "; ".join(f"{_name(rc, self.game_id, rows)}: {_describe(was)} -> {_describe(now)}"
+        said = "; ".join(f"{_name(rc, rows)}: {_describe(was)} -> {_describe(now)}"
                          for rc, was, now in diffs[:4])
         reason = self._engine_reason(state, diffs, rows)
         message = f"not a legal move ({said})" + (f": {reason}" if reason else "")
@@ -155,7 +155,7 @@ class CameraMoves:
         if self.game_id != "rocketball" or len(diffs) != 1:
             return ""
         rc, (was, was_f), (now, now_f) = diffs[0]
-        square = _name(rc, self.game_id, rows)
+        square = _name(rc, rows)
         if was == "empty" and now not in BALLS | {"empty"}:
             text = f"place {square} {now_f}" if now_f else f"place {square}"
         elif was == now and was_f and now_f and (turn := ("NESW".index(now_f) - "NESW".index(was_f)) % 4) != 2:

@@ -81,8 +81,7 @@ def top_down(scene: Scene, s: float = TOP_PX_PER_MM) -> tuple[np.ndarray, tuple[
         cx, cy = scene.spec.centre_mm(r, c)
         sprite = token_image(placed.token, s, placed.facing or "N")
         centre = p.px(cx + placed.dx_mm, cy + placed.dy_mm)
-        shadow = np.zeros_like(sprite)
-        _paste(img, (shadow + 40).astype(np.uint8), (centre[0] + 0.6 * s, centre[1] + 0.6 * s), placed.angle_deg)
+        _paste(img, np.full_like(sprite, 40), (centre[0] + 0.6 * s, centre[1] + 0.6 * s), placed.angle_deg)
         _paste(img, sprite, centre, placed.angle_deg)
     if scene.dice:
         tx, ty = scene.tray_origin()
