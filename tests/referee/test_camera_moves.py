@@ -143,3 +143,14 @@ def test_a_stoneball_move_is_read_from_the_board():
     frame = render(scene_of(STONEBALL, cells, seed=11)).image
     inference = CameraMoves(game).infer(state, read_grid(frame, STONEBALL))
     assert inference.kind == "illegal" and "b2: white -> empty" in inference.message
+
+
+def test_a_ball_left_behind_is_a_reminder_not_a_move():
+    """The referee moves the rocketball by the rules; a chip placed while the ball token still
+    sits on its old square is accepted, with a note saying where the ball belongs."""
+    game, state = after_two_rolls()
+    cells = {(5, 3): ("ball", "N"), B9: ("vortex", "E")}  # the ball token not moved to d8
+    reading, _ = look(scene_of(ROCKETBALL, cells, seed=12))
+    inference = CameraMoves(game).infer(state, reading)
+    assert inference.kind == "move" and inference.action.notation() == "place b9 E"
+    assert inference.ball_note == "put the ball N on d8"
