@@ -4,7 +4,8 @@ Prints figures only. Boards: per-cell error rate (a definite wrong reading), no-
 (cells read "unknown"), whole-board exact-match rate, per game, on frames with random tilt
 and light; then frames with a hand in view (calibrated on the same view without the hand, as
 the referee keeps its calibration while a hand covers a marker), where "unknown" on hidden
-cells is right and only definite wrong readings count. Dice: accuracy and no-read rate by die type, and how often a
+cells is right and only definite wrong readings count; then harsh frames (1024x768, more
+tilt, deeper light ramp, noise and blur). Dice: accuracy and no-read rate by die type, and how often a
 cocked d6 is called cocked. Speed: readings per second, against the baseline of calibrating
 the same frames (find_board) in the same run. Rollerball frames hold four two-cell cards. Targets (issue 10): per-cell error < 0.2 %,
 board exact > 98 %, d6 > 99 %.
@@ -26,8 +27,11 @@ from vision.grid import read_grid
 from vision.kit import geometry as g
 from vision.tablegen import random_scene, render
 
+HARSH = {"size": (1024, 768), "noise": 6.0, "blur": 1.2}
+"""A smaller frame (about 2.3 px per mm on the board), more noise and defocus."""
 
-def boards(game: str, frames: int, hand: bool) -> None:
+
+def boards(game: str, frames: int, hand: bool, harsh: bool = False) -> None:
     spec = g.spec(game)
     rng = np.random.default_rng(7)
     cells = wrong = unread = exact = 0
@@ -36,6 +40,8 @@ def boards(game: str, frames: int, hand: bool) -> None:
         scene = random_scene(spec, 10_000 + i, fill=float(rng.uniform(0.2, 0.7)), hand=hand,
                              cards=4 if game == "rollerball" else 0)
         look = {"tilt": float(rng.uniform(0, 0.08)), "light": float(rng.uniform(0.1, 0.5))}
+        if harsh:
+            look |= HARSH | {"tilt": float(rng.uniform(0.04, 0.12)), "light": float(rng.uniform(0.4, 0.6))}
         image = render(scene, **look).image
         # a hand may cover a corner marker: the board was calibrated before it came in
         calibrate = render(replace(scene, hand=None), **look).image if hand else image
@@ -53,7 +59,7 @@ def boards(game: str, frames: int, hand: bool) -> None:
         wrong += len(bad)
         unread += nr
         exact += not bad and not nr
-    label = f"{game}{' + hand' if hand else ''}"
+    label = f"{game}{' + hand' if hand else ''}{' harsh' if harsh else ''}"
     print(f"  {label:18s} frames {frames:4d}  cell error {100 * wrong / cells:6.3f} %  "
           f"no-read {100 * unread / cells:6.2f} %  board exact {100 * exact / frames:6.1f} %  "
           f"{frames / t_read:5.1f} readings/s  (calibration alone {frames / t_cal:5.1f}/s, "
@@ -104,6 +110,7 @@ def main(frames: int = 40, dice_frames: int = 40) -> None:
     for game in g.SPECS:
         boards(game, frames, hand=False)
     boards("rocketball", max(frames // 2, 1), hand=True)
+    boards("rocketball", max(frames // 2, 1), hand=False, harsh=True)
     print(f"dice ({dice_frames} trays):")
     dice(dice_frames)
 
