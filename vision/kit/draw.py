@@ -95,6 +95,8 @@ def board_image(spec: g.GridSpec, s: float) -> tuple[np.ndarray, tuple[float, fl
         p.line((b, b + r * cell), (b + spec.cols * cell, b + r * cell))
     for c in range(spec.cols + 1):
         p.line((b + c * cell, b), (b + c * cell, b + spec.rows * cell))
+    if spec.game in _OVER_GRID:
+        _OVER_GRID[spec.game](p, spec)
     p.rect(0, 0, w, h, INK, fill=False, line_mm=0.2)
     for i, corner in enumerate(((0, 0), (w, 0), (w, h), (0, h))):
         p.marker(i, corner, g.MARKER_MM)
@@ -165,15 +167,23 @@ def _rollerball(p: Painter, spec: g.GridSpec) -> None:
         p.rect(x, y, cell, cell, tints[ring % 3])
         if g.rollerball_corner(r, c, rings):
             p.circle((x + cell / 2, y + cell / 2), cell * 0.38, (120, 120, 120), line_mm=0.5)
-    x, y = _cell_xy(spec, rings, rings)
-    p.rect(x, y, 2 * cell, 2 * cell, (70, 70, 70))
-    p.text("ROLLER", (x + cell, y + cell * 0.7), 3.5, WHITE)
-    p.text("BALL", (x + cell, y + cell * 1.3), 3.5, WHITE)
     b, gw = spec.border_mm, spec.cols * cell
     p.text("balls run clockwise", (b + gw / 2, b - 5.0), 3.0)
 
 
+def _rollerball_logo(p: Painter, spec: g.GridSpec) -> None:
+    """The 2 x 2 logo in the middle, over the grid lines (it is one space, not four)."""
+    rings = (spec.cols - 2) // 2
+    cell = spec.cell_mm
+    x, y = _cell_xy(spec, rings, rings)
+    p.rect(x, y, 2 * cell, 2 * cell, (70, 70, 70))
+    p.rect(x, y, 2 * cell, 2 * cell, INK, fill=False)
+    p.text("ROLLER", (x + cell, y + cell * 0.7), 3.5, WHITE)
+    p.text("BALL", (x + cell, y + cell * 1.3), 3.5, WHITE)
+
+
 _DECOR = {"rocketball": _rocketball, "stoneball": _stoneball, "rollerball": _rollerball}
+_OVER_GRID = {"rollerball": _rollerball_logo}
 
 
 def token_image(token: Token, s: float, facing: str = "N") -> np.ndarray:
