@@ -136,12 +136,16 @@ def _ramp(value: float, good: float, bad: float) -> float:
     return float(np.clip((bad - value) / (bad - good), 0.0, 1.0))
 
 
-def _token_cells(spec: GridSpec, top: np.ndarray, s: float) -> dict[tuple[int, int], list[CellReading]]:
+def _token_cells(spec: GridSpec, top: np.ndarray, s: float, offset=(0.0, 0.0),
+                 zoom: float = 1.0) -> dict[tuple[int, int], list[CellReading]]:
+    """Tokens found in (a crop of) the top view: `offset` is the crop's corner in top-view
+    pixels, `zoom` how much the crop was enlarged."""
     corners, ids, _ = _detector().detectMarkers(top)
     found: dict[tuple[int, int], list[CellReading]] = {}
     if ids is None:
         return found
     for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        quad = quad / zoom + np.asarray(offset, np.float32)
         token = token_by_id(spec.game, int(marker_id))
         if token is None:
             continue
@@ -166,6 +170,21 @@ def _token_cells(spec: GridSpec, top: np.ndarray, s: float) -> dict[tuple[int, i
     return found
 
 
+def _second_look(spec: GridSpec, top: np.ndarray, s: float, rc: tuple[int, int]) -> list[CellReading]:
+    """A cell the whole-board pass found no token on, looked at again enlarged twice and
+    sharpened: a blurred or dim marker can be found that way. Only a marker inside this cell
+    counts."""
+    cx, cy = spec.centre_mm(*rc)
+    half = 0.75 * spec.cell_mm
+    x0, y0 = max(int((cx - half) * s), 0), max(int((cy - half) * s), 0)
+    crop = top[y0:int((cy + half) * s), x0:int((cx + half) * s)]
+    if crop.size == 0 or crop.std() < 20:
+        return []
+    big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
+    big = cv2.addWeighted(big, 2.0, cv2.GaussianBlur(big, (0, 0), 2.0 * s / 4), -1.0, 0)
+    return _token_cells(spec, big, s, (x0, y0), 2.0).get(rc, [])
+
+
 def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
               s: float = READ_PX_PER_MM) -> GridReading:
     """Read every cell of a kit board in a frame (calibrating from its markers unless a
@@ -181,7 +200,7 @@ def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
     reading = GridReading(spec, board)
     inner = 0.42 * spec.cell_mm
     for rc in spec.cells():
-        found = tokens.get(rc, [])
+        found = tokens.get(rc, []) or _second_look(spec, top, s, rc)
         if len(found) == 1:
             reading.cells[rc] = found[0]
             continue
