@@ -171,14 +171,14 @@ def _token_cells(spec: GridSpec, top: np.ndarray, s: float, offset=(0.0, 0.0),
 
 
 def _second_look(spec: GridSpec, top: np.ndarray, s: float, rc: tuple[int, int]) -> list[CellReading]:
-    """A cell the whole-board pass found no token on, looked at again enlarged twice and
-    sharpened: a blurred or dim marker can be found that way. Only a marker inside this cell
-    counts."""
+    """A cell that is not empty but where the whole-board pass found no token, looked at
+    again enlarged twice and sharpened: a blurred or dim marker can be found that way. Only a
+    marker inside this cell counts."""
     cx, cy = spec.centre_mm(*rc)
     half = 0.75 * spec.cell_mm
     x0, y0 = max(int((cx - half) * s), 0), max(int((cy - half) * s), 0)
     crop = top[y0:int((cy + half) * s), x0:int((cx + half) * s)]
-    if crop.size == 0 or crop.std() < 20:
+    if crop.size == 0:
         return []
     big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
     big = cv2.addWeighted(big, 2.0, cv2.GaussianBlur(big, (0, 0), 2.0 * s / 4), -1.0, 0)
@@ -200,19 +200,18 @@ def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
     reading = GridReading(spec, board)
     inner = 0.42 * spec.cell_mm
     for rc in spec.cells():
-        found = tokens.get(rc, []) or _second_look(spec, top, s, rc)
+        found = tokens.get(rc, [])
+        if not found:
+            cx, cy = spec.centre_mm(*rc)
+            x0, x1 = int((cx - inner) * s), int((cx + inner) * s)
+            y0, y1 = int((cy - inner) * s), int((cy + inner) * s)
+            d = float(diff[y0:y1, x0:x1].mean())
+            if d < EMPTY_LIMIT:
+                reading.cells[rc] = CellReading("empty", None, _ramp(d, EMPTY_LIMIT / 2, EMPTY_LIMIT))
+                continue
+            found = _second_look(spec, top, s, rc)
         if len(found) == 1:
             reading.cells[rc] = found[0]
-            continue
-        if len(found) > 1:
-            reading.cells[rc] = CellReading("unknown", None, 0.0)
-            continue
-        cx, cy = spec.centre_mm(*rc)
-        x0, x1 = int((cx - inner) * s), int((cx + inner) * s)
-        y0, y1 = int((cy - inner) * s), int((cy + inner) * s)
-        d = float(diff[y0:y1, x0:x1].mean())
-        if d < EMPTY_LIMIT:
-            reading.cells[rc] = CellReading("empty", None, _ramp(d, EMPTY_LIMIT / 2, EMPTY_LIMIT))
         else:
             reading.cells[rc] = CellReading("unknown", None, 0.0)
     return reading
