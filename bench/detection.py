@@ -1,6 +1,6 @@
 """Stone detection on generated stills: position error, missed and false stones, and timing.
 
-Prints figures (never pass/fail). The timing sits beside a baseline measured in the same run
+Prints figures (never pass/fail). Times are CPU time of this process (one OpenCV thread), beside a baseline measured in the same run
 (HoughCircles on the same frames), since this machine's speed varies.
 Usage: python bench/detection.py [N_SEEDS] [FIRST_SEED]
 """
@@ -60,14 +60,14 @@ def main() -> None:
         except CalibrationError:  # a hand over a marker: measure detection on the true board
             board = Board.from_corners(truth["board"]["corners_px"], size)
             uncalibrated += 1
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         hand = hand_mask(img, board)
-        t1 = time.perf_counter()
+        t1 = time.process_time()
         found = detect_stones(img, board, ignore_mask=hand)
-        t2 = time.perf_counter()
+        t2 = time.process_time()
         cv2.HoughCircles(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.HOUGH_GRADIENT, 1.5, 12,
                          param1=100, param2=25, minRadius=4, maxRadius=30)
-        t3 = time.perf_counter()
+        t3 = time.process_time()
         t_hand, t_det, t_hough = t_hand + t1 - t0, t_det + t2 - t1, t_hough + t3 - t2
         tr = truth["truth"]
         radius_of = {s["id"]: float(np.max(np.linalg.norm(np.asarray(s["outline_mm"]), axis=1))) for s in tr["stones"]}

@@ -61,7 +61,7 @@ def hand_mask(
     board: Board | None = None,
     step: int = 4,
     min_area_frac: float = 0.01,
-    margin_px: int = 6,
+    margin_px: int = 10,
     max_stone_mm: float = 50.0,
 ) -> np.ndarray:
     """The hand/arm mask (uint8, 255 = hand) at the frame's size.

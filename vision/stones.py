@@ -66,7 +66,7 @@ class StoneParams:
     min_diameter_mm: float = 10.0
     max_diameter_mm: float = 50.0
     threshold: float = 7.0
-    min_score: float = 0.3
+    min_score: float = 0.6
     px_per_mm: float = 0.8
     edge_band_mm: float = 20.0
     margin_mm: float | None = None
@@ -156,12 +156,14 @@ class TopView:
 
 
 def _marker_mask(board: Board, view: TopView) -> np.ndarray:
-    """The ArUco markers and their white stickers: strong structure that is never a stone."""
+    """The ArUco markers and their white stickers: strong structure that is never a stone (a
+    square two marker sides wide around each corner)."""
     mask = np.zeros(view.valid.shape, np.uint8)
     W, H = board.size_mm
     for (cx, cy), side_px in zip([(0, 0), (W, 0), (W, H), (0, H)], board.marker_side_px, strict=True):
         side_mm = side_px / board.px_per_mm(np.array([cx, cy])) if side_px > 0 else 0.12 * min(W, H)
-        (u0, v0), (u1, v1) = view.from_mm([[cx - side_mm, cy - side_mm], [cx + side_mm, cy + side_mm]])
+        half = side_mm
+        (u0, v0), (u1, v1) = view.from_mm([[cx - half, cy - half], [cx + half, cy + half]])
         cv2.rectangle(mask, (int(u0), int(v0)), (int(np.ceil(u1)), int(np.ceil(v1))), 255, -1)
     return mask
 
@@ -192,8 +194,9 @@ class _Surface:
         on_board = np.zeros((h, w), np.uint8)
         on_board[max(bv0, 0):max(bv1, 0), max(bu0, 0):max(bu1, 0)] = 1
 
-        # away from the edges: a coarse median per surface, the other surface replaced by its own
-        # typical colour (a median across the board's edge would smear the edge into the surface)
+        # away from the edges: a coarse median per surface, the other surface (and what the camera
+        # does not see) filled with a smooth continuation of its own colours (a median across the
+        # board's edge would smear the edge into the surface)
         f = min(1.0, 6.0 / max(max_d, 1.0))
         sw, sh = max(int(round(w * f)), 8), max(int(round(h * f)), 8)
         small = cv2.resize(ycc, (sw, sh), interpolation=cv2.INTER_AREA)
@@ -208,7 +211,8 @@ class _Surface:
 
         # along the edges: the edge profile (difference from the 2-D surface, by distance from the
         # edge), the median along the edge over stretches many stones long
-        diff = (ycc.astype(np.int16) - bg.astype(np.int16)) * valid[..., None]
+        diff = cv2.subtract(ycc, bg, dtype=cv2.CV_16S)
+        diff[~valid] = 0
         e = int(np.ceil(band * view.s))
         seg = max(4.0 * max_d, 8.0)
         for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
@@ -233,7 +237,8 @@ class _Surface:
                 diff[r0:r1, c0:c1] = fitted
             else:
                 diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
-        resid = np.abs(diff).astype(np.float32) * (markers == 0)[..., None]
+        resid = np.abs(diff).astype(np.float32)
+        resid[markers > 0] = 0
         self.bg = np.clip(ycc.astype(np.int16) - diff, 0, 255).astype(np.uint8)
 
         # robust noise per channel, for the board, the table and the edge strips apart (brighter
@@ -251,7 +256,8 @@ class _Surface:
         for zid in range(3):
             sample = resid_q[(zone_q == zid) & usable_q]
             if len(sample) > 30:
-                inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=0), 1.0)
+                sample = np.ascontiguousarray(sample[:: max(len(sample) // 3000, 1)].T)  # plenty for a median
+                inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=1), 1.0)
         z = cv2.transform(resid, inv_sigma[0])
         z[outer] = cv2.transform(resid[outer], inv_sigma[1]).reshape(z[outer].shape)
         z[inner] = cv2.transform(resid[inner], inv_sigma[2]).reshape(z[inner].shape)
@@ -291,8 +297,14 @@ def detect_stones(
 
     blocked = None
     if ignore_mask is not None:
-        blocked = cv2.dilate((view.warp(ignore_mask, nearest=True) > 0).astype(np.uint8), _disk(3))
-    edge = cv2.dilate((view.valid == 0).astype(np.uint8), _disk(3))
+        ignore = (np.asarray(ignore_mask) > 0).astype(np.uint8)
+        blocked = cv2.dilate(view.warp(ignore, nearest=True), _disk(3))
+    # where the camera's or the view's field ends: a blob cut there is part of something
+    outside = (view.valid == 0).astype(np.uint8)
+    outside[[0, -1], :] = 1
+    outside[:, [0, -1]] = 1
+    edge = cv2.dilate(outside, _disk(3))
+    near_marker = cv2.dilate(markers, _disk(3))
 
     camera = board.camera_mm(frame.shape) if params.silhouette_height_mm > 0 else None
     stones: list[Stone] = []
@@ -309,10 +321,13 @@ def detect_stones(
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
         shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1])
+        # a marker's sticker casts a shadow and blurs into the surface: demand more there
+        min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         for part in _split(comp, z[y0:y1, x0:x1], min_d):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 piece = _trim_shadow(piece, shadow, min_d)
-                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera)
+                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
+                            min_score)
                 if st is not None:
                     stones.append(st)
     return stones
@@ -423,8 +438,8 @@ def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
     """
     dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
     zc = cv2.GaussianBlur(z, (0, 0), max(min_d / 8, 0.7))
-    inside = zc[comp > 0]
-    zc = np.minimum(zc, np.percentile(inside, 75)) / max(float(np.percentile(inside, 75)), 1e-6)
+    cap = float(np.percentile(zc[comp > 0], 75))
+    zc = np.minimum(zc, cap) / max(cap, 1e-6)
     dist = dist * zc
     r_min = min_d / 2
     peaks_mask = (dist >= cv2.dilate(dist, _disk(max(min_d, 3)))) & (dist >= r_min * 0.5)
@@ -470,7 +485,7 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
 
 
 def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams,
-           camera: np.ndarray | None) -> Stone | None:
+           camera: np.ndarray | None, min_score: float) -> Stone | None:
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -490,13 +505,13 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
         # the outline is seen at silhouette height: bring it down along the rays to the camera
         outline_mm = camera[:2] + (outline_mm - camera[:2]) * (1 - params.silhouette_height_mm / camera[2])
     cx, cy, a_mm = _centroid(outline_mm)
-    if a_mm <= 0:
-        return None
+    if np.sqrt(a_mm / np.pi) < 0.4 * params.min_diameter_mm:
+        return None  # smaller than any stone once outlined
     contrast = float(np.median(z[part > 0]))
     score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
     if cut:
-        score *= 0.5  # cut by the frame: its centre is a guess
-    if score < params.min_score:
+        score *= 0.5  # cut by the frame or the view's edge: its centre is a guess
+    if score < min_score:
         return None
     centre_px = board.to_px(np.array([cx, cy]))
     return Stone(

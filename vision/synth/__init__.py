@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .camera import make_camera
+from .camera import Camera, bumped, make_camera
 from .clip import Clip, truth_json
 from .hand import HandPose
 from .layout import board_area, fits, near_marker, scatter, touching
@@ -20,6 +20,7 @@ from .render import Renderer
 from .scenarios import SCENARIO_FUNCS, SCENARIOS, Scene
 from .stones import StoneShape, random_stone, stone_colour
 from .style import random_style
+from .table import Table, paint_table
 from .timeline import Timeline
 
 __all__ = ["Clip", "SCENARIOS", "generate_clip", "generate_still"]
@@ -48,11 +49,27 @@ def generate_clip(
         )
     chosen = random_style(np.random.default_rng([seed, 0]), **style)
     shapes = _stones(seed, chosen, CLIP_STONES)
-    timeline = SCENARIO_FUNCS[scenario](Scene(shapes, chosen, fps, seed, scenario))
     camera = make_camera(chosen, size, np.random.default_rng([seed, 2]))
-    renderer = Renderer(chosen, camera, shapes, np.random.default_rng([seed, 3]))
-    truth = truth_json(timeline, camera, chosen, {"scenario": scenario, "seed": seed})
-    return Clip(truth, timeline, renderer)
+    timeline = SCENARIO_FUNCS[scenario](Scene(shapes, chosen, fps, seed, scenario, camera))
+    cameras = [(0, camera)]
+    if chosen["bump"] is not None:
+        frame = chosen["bump"].get("frame") if isinstance(chosen["bump"], dict) else None
+        if not isinstance(frame, int) or not 0 < frame < len(timeline.frames):
+            raise ValueError(
+                f"bump frame {frame!r}: give a frame between 1 and {len(timeline.frames) - 1}"
+            )
+        cameras.append((frame, bumped(camera, chosen["bump"])))
+    truth = truth_json(timeline, cameras, chosen, {"scenario": scenario, "seed": seed})
+    painted: list[Table] = []
+
+    def renderer(cam: Camera) -> Renderer:
+        if not painted:  # on first use, covering what every camera of the clip sees
+            painted.append(
+                paint_table(chosen, [c for _, c in cameras], np.random.default_rng([seed, 5]))
+            )
+        return Renderer(chosen, cam, shapes, np.random.default_rng([seed, 3]), painted[0])
+
+    return Clip(truth, timeline, cameras, renderer)
 
 
 def generate_still(
@@ -101,6 +118,7 @@ def generate_still(
         )
     timeline.start(states, hand)
     camera = make_camera(chosen, size, np.random.default_rng([seed, 2]))
-    renderer = Renderer(chosen, camera, shapes, np.random.default_rng([seed, 3]))
-    truth = truth_json(timeline, camera, chosen, {"scenario": "still", "seed": seed})
+    table = paint_table(chosen, [camera], np.random.default_rng([seed, 5]))
+    renderer = Renderer(chosen, camera, shapes, np.random.default_rng([seed, 3]), table)
+    truth = truth_json(timeline, [(0, camera)], chosen, {"scenario": "still", "seed": seed})
     return renderer.render(timeline.frames[0]), truth

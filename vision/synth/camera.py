@@ -19,19 +19,37 @@ class Camera:
     R: np.ndarray  # 3x3 world -> camera rotation
     t: np.ndarray  # 3 translation
     size: tuple[int, int]  # (width, height) px
+    k1: float = 0.0  # radial lens distortion (negative: barrel), in normalised camera coordinates
 
     def project(self, pts_mm: np.ndarray, height_mm: float | np.ndarray = 0.0) -> np.ndarray:
-        """Pixel positions (Nx2, pixel centres at integers) of points ``height_mm`` above the board."""
+        """Pixel positions (Nx2, pixel centres at integers) of points ``height_mm`` above the
+        board, lens distortion included."""
         pts = np.atleast_2d(np.asarray(pts_mm, dtype=float))
         z = -np.broadcast_to(np.asarray(height_mm, dtype=float), (len(pts),))
         world = np.column_stack([pts, z])
         cam = world @ self.R.T + self.t
-        img = cam @ self.K.T
+        n = cam[:, :2] / cam[:, 2:3]
+        if self.k1:
+            n = n * (1 + self.k1 * (n * n).sum(axis=1, keepdims=True))
+        img = np.column_stack([n, np.ones(len(n))]) @ self.K.T
+        return img[:, :2] / img[:, 2:3]
+
+    def undistort_px(self, pts_px: np.ndarray) -> np.ndarray:
+        """Where distorted pixels would be through an ideal lens (inverse of the distortion)."""
+        pts = np.atleast_2d(np.asarray(pts_px, dtype=float))
+        if not self.k1:
+            return pts
+        h = np.column_stack([pts, np.ones(len(pts))]) @ np.linalg.inv(self.K).T
+        nd = h[:, :2] / h[:, 2:3]
+        n = nd.copy()
+        for _ in range(8):  # fixed point of n (1 + k1 |n|^2) = nd
+            n = nd / (1 + self.k1 * (n * n).sum(axis=1, keepdims=True))
+        img = np.column_stack([n, np.ones(len(n))]) @ self.K.T
         return img[:, :2] / img[:, 2:3]
 
     @property
     def homography(self) -> np.ndarray:
-        """3x3 board-plane mm -> px."""
+        """3x3 board-plane mm -> px through an ideal lens (exact when ``k1`` is 0)."""
         H = self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], self.t])
         return H / H[2, 2]
 
@@ -43,8 +61,8 @@ class Camera:
         return np.linalg.norm(b - a, axis=1)
 
     def to_board(self, pts_px: np.ndarray) -> np.ndarray:
-        """Board-plane mm of pixels (the inverse homography)."""
-        pts = np.atleast_2d(np.asarray(pts_px, dtype=float))
+        """Board-plane mm of pixels (undistorted, then the inverse homography)."""
+        pts = self.undistort_px(pts_px)
         h = np.column_stack([pts, np.ones(len(pts))]) @ np.linalg.inv(self.homography).T
         return h[:, :2] / h[:, 2:3]
 
@@ -86,4 +104,22 @@ def make_camera(style: dict, size: tuple[int, int], rng: np.random.Generator) ->
     slack = np.array([width - 4, height - 4]) - (hi - lo)
     offset = 2 + slack * rng.uniform(0.2, 0.8, 2) - lo
     K = np.array([[f, 0, offset[0]], [0, f, offset[1]], [0, 0, 1.0]])
-    return Camera(K, R, t, (width, height))
+    return Camera(K, R, t, (width, height), float(style["distortion_k1"]))
+
+
+def bumped(camera: Camera, bump: dict) -> Camera:
+    """The camera after a knock: the picture turned by ``rotate_deg`` about its centre and
+    shifted by ``shift_px`` (a small turn and pan of the camera, as a pinhole model allows)."""
+    try:
+        dx, dy = (float(v) for v in bump["shift_px"])
+        angle = np.radians(float(bump.get("rotate_deg", 0.0)))
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(
+            f"bump {bump!r}: give shift_px [dx, dy] and optionally rotate_deg"
+        ) from None
+    w, h = camera.size
+    c, s = np.cos(angle), np.sin(angle)
+    turn = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+    to_centre = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1.0]])
+    back = np.array([[1, 0, w / 2 + dx], [0, 1, h / 2 + dy], [0, 0, 1.0]])
+    return Camera(back @ turn @ to_centre @ camera.K, camera.R, camera.t, camera.size, camera.k1)

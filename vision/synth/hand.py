@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .camera import Camera
 from .geometry import place
 
 FOREARM_MM = 900.0  # long enough to leave the picture from any side
+ARM_RISE = 0.35  # the forearm rises this many mm per mm away from the wrist
 
 
 @dataclass(frozen=True)
@@ -92,3 +94,24 @@ def hand_polygons(pose: HandPose, scale: float) -> tuple[list[np.ndarray], np.nd
 def fingertip_reach(shape: str) -> float:
     """Half the finger width: how far the finger's outline reaches beyond its tip point."""
     return 8.5 if shape != "open" else 0.0
+
+
+def hand_outline_px(camera: Camera, pose: HandPose, style: dict, light_mm: np.ndarray) -> tuple:
+    """Projected hand parts, forearm, and their shadows on the board (all in image px)."""
+    skin, arm = hand_polygons(pose, style["hand_scale"])
+    wrist = arm[:2].mean(axis=0)
+    rise = np.minimum(
+        ARM_RISE * np.linalg.norm(arm - wrist, axis=1), 0.45 * style["camera_height_mm"]
+    )
+    skin_px = [camera.project(p, pose.z) for p in skin]
+    arm_px = camera.project(arm, pose.z + rise)
+    skin_sh = [camera.project(p - light_mm * (pose.z + 15) * 0.7) for p in skin]
+    arm_sh = camera.project(arm - light_mm[None, :] * (pose.z + rise + 15)[:, None] * 0.7)
+    return skin_px, arm_px, skin_sh, arm_sh
+
+
+def in_view(camera: Camera, pose: HandPose, style: dict) -> bool:
+    """Whether any of the hand itself (not just the forearm) is inside the picture."""
+    skin = np.vstack(hand_outline_px(camera, pose, style, np.zeros(2))[0])
+    w, h = camera.size
+    return bool(((skin[:, 0] >= 0) & (skin[:, 0] < w) & (skin[:, 1] >= 0) & (skin[:, 1] < h)).any())

@@ -115,10 +115,12 @@ def gate_setup(
     shooter: int,
     extras: list[int],
     toward_edge: bool = False,
+    beyond: int | None = None,
 ) -> tuple[list[StoneState], np.ndarray, np.ndarray]:
     """Two gate stones, a shooter 50-130 mm in front of their midpoint, bystanders off the line.
     Returns the states, the gate midpoint and the unit normal from the shooter toward the gate.
-    ``toward_edge``: the gate stands 35-70 mm from an edge and the shooter faces that edge."""
+    ``toward_edge``: the gate stands 35-70 mm from an edge and the shooter faces that edge.
+    ``beyond``: this stone stands in the shooter's way 15-50 mm past the gate (to be hit)."""
     w, h = style["board_mm"]
     a, b = gate
     width_needed = 2 * shapes[shooter].radius
@@ -157,6 +159,10 @@ def gate_setup(
         StoneState(b, *(mid + tangent * span / 2), rng.uniform(0, 2 * np.pi)),
         StoneState(shooter, *shooter_at, rng.uniform(0, 2 * np.pi)),
     ]
+    if beyond is not None:
+        reach = 2 * shapes[shooter].radius + shapes[beyond].radius + rng.uniform(15, 50)
+        spot = mid + normal * reach + tangent * rng.uniform(-0.3, 0.3) * shapes[beyond].radius
+        states.append(StoneState(beyond, *spot, rng.uniform(0, 2 * np.pi)))
     area = board_area(style)
     for s in states:
         if not (area[0] - 15 <= s.x <= area[2] + 15 and area[1] - 15 <= s.y <= area[3] + 15):

@@ -125,10 +125,27 @@ class World:
             self.space.step(self.dt / SUBSTEPS)
             for sid, body in self.bodies.items():
                 if sid not in self.fallen and not self.on_board(body.position):
-                    body.velocity = body.velocity * FALL_KEEP
-                    body.angular_velocity *= FALL_KEEP
-                    self._set_fallen(sid, True)
+                    self._drop_off(sid, body)
         return sorted(set(self.contacts))
+
+    def _drop_off(self, sid: int, body: pymunk.Body) -> None:
+        """The centre crossed the edge: the stone tips over and lands on the table wholly clear
+        of the board (so the raised edge can hold it there), having lost part of its speed."""
+        x, y = body.position
+        shift = np.zeros(2)
+        for axis, lo, hi in ((0, 0.0, self.w), (1, 0.0, self.h)):
+            v = (x, y)[axis]
+            outward = -1.0 if v < lo else 1.0 if v > hi else 0.0
+            if outward:
+                normal = np.eye(2)[axis] * outward
+                reach = self.shapes[sid].extent(-normal, body.angle)  # how far it pokes back in
+                beyond = (lo - v) if outward < 0 else (v - hi)
+                shift += normal * max(0.0, reach + 1.5 - beyond)
+        body.position = (x + shift[0], y + shift[1])
+        self.space.reindex_shapes_for_body(body)
+        body.velocity = body.velocity * FALL_KEEP
+        body.angular_velocity *= FALL_KEEP
+        self._set_fallen(sid, True)
 
     def on_board(self, pos: tuple[float, float]) -> bool:
         return 0.0 <= pos[0] <= self.w and 0.0 <= pos[1] <= self.h
@@ -146,9 +163,6 @@ class World:
             )
             for sid, b in sorted(self.bodies.items())
         ]
-
-    def speeds(self) -> dict[int, float]:
-        return {sid: float(b.velocity.length) for sid, b in self.bodies.items()}
 
     def kick(self, stone_id: int, velocity: np.ndarray, spin: float) -> None:
         body = self.bodies[stone_id]

@@ -1,7 +1,7 @@
 """Rendering a recorded frame into a camera image with OpenCV.
 
-The static scene (table, board, markers, light falloff) is painted once per clip top-down in
-millimetres and warped through the camera's homography; each frame then only draws the stones
+The static scene (table, board, markers; see table.py) is painted once per clip top-down in
+millimetres and warped through the camera's homography, under the light falloff; each frame then only draws the stones
 and the hand directly in image space (their outlines projected by the same camera, at their
 height), with soft shadows, rounded shading, motion blur for fast stones, defocus for stones in
 the air, and finally sensor noise and optional JPEG artefacts.
@@ -14,32 +14,44 @@ import numpy as np
 
 from .camera import Camera
 from .geometry import place
-from .hand import HandPose, hand_polygons
+from .hand import HandPose, hand_outline_px
 from .stones import StoneShape
-from .style import MARKER_MODULES, QUIET_MODULES
-from .textures import low_noise, texture
+from .table import Table
+from .textures import low_noise
 from .timeline import Frame, StoneFrame
 
-ARUCO = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-ARM_RISE = 0.35  # the forearm rises this many mm per mm away from the wrist
+NOISE_FRAMES = 6  # sensor noise cycles through this many frames
 
 
 class Renderer:
+    """Draws the frames of one camera: the background once, then stones and hand per frame."""
+
     def __init__(
-        self, style: dict, camera: Camera, shapes: dict[int, StoneShape], rng: np.random.Generator
+        self,
+        style: dict,
+        camera: Camera,
+        shapes: dict[int, StoneShape],
+        rng: np.random.Generator,
+        table: Table,
     ):
-        self.style, self.camera, self.shapes = style, camera, shapes
-        self.rng = rng
-        w, h = camera.size
+        """``table``: the painted scene, shared by all cameras of a clip (a bumped camera sees
+        the same board); ``rng`` draws the stones' looks and the sensor noise."""
+        self.style, self.camera, self.shapes, self.table = style, camera, shapes, table
         az = np.radians(style["light_azimuth_deg"])
         self.light_mm = np.array([np.cos(az), np.sin(az)])  # direction the light comes from
         self.light = self._light_field()
         self.background = self._background()
-        self.textures = {sid: low_noise(rng, (12, 12), 4) for sid in shapes}
-        self.noise = [
-            rng.normal(0, style["noise_sigma"], (h, w, 3)).astype(np.int16) for _ in range(6)
-        ]
-        self._frame_no = 0
+        # per stone: mottling (smooth blotches plus fine grain) and how glossy it is
+        self.textures = {
+            sid: low_noise(rng, (16, 16), 4) + 0.5 * rng.uniform(-1, 1, (16, 16)).astype(np.float32)
+            for sid in shapes
+        }
+        self.gloss = {sid: float(rng.uniform(0.0, 0.5)) for sid in shapes}
+        self.noise_seed = int(rng.integers(2**32))
+        self._noise: dict[int, np.ndarray] = {}
+        self.flicker_phase = float(rng.uniform(0, 2 * np.pi))
+        self._static_key: tuple | None = None
+        self._static_img = self.background.astype(np.float32)
 
     # -- static scene ------------------------------------------------------------------------
     def _light_field(self) -> np.ndarray:
@@ -52,103 +64,89 @@ class Renderer:
         )
         toward /= max(np.linalg.norm(toward), 1e-6)
         along = ((xx - centre[0]) * toward[0] + (yy - centre[1]) * toward[1]) / max(w, h)
-        return (self.style["brightness"] * (1 + self.style["light_gradient"] * along)).astype(
-            np.float32
-        )
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+        field = self.style["brightness"] * (1 + self.style["light_gradient"] * along)
+        return (field * (1 - self.style["vignette"] * r2)).astype(np.float32)
 
     def _background(self) -> np.ndarray:
-        style, cam = self.style, self.camera
-        W, H = style["board_mm"]
-        w, h = cam.size
-        corners_img = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
-        seen = cam.to_board(corners_img)
-        x0, y0 = np.minimum(seen.min(axis=0), [-10, -10]) - 5
-        x1, y1 = np.maximum(seen.max(axis=0), [W + 10, H + 10]) + 5
-        ppm = float(min(2.0 * cam.scale_at(seen).max(), 2400 / max(x1 - x0, y1 - y0)))
-        cw, ch = int(np.ceil((x1 - x0) * ppm)), int(np.ceil((y1 - y0) * ppm))
-        A = np.array([[ppm, 0, -x0 * ppm - 0.5], [0, ppm, -y0 * ppm - 0.5], [0, 0, 1]])
-        canvas = texture(style["table_texture"], style["table_bgr"], (ch, cw), ppm, self.rng)
-        bx0, by0 = (A @ [0, 0, 1])[:2]
-        bx1, by1 = (A @ [W, H, 1])[:2]
-        ix0, iy0, ix1, iy1 = (int(round(v + 0.5)) for v in (bx0, by0, bx1, by1))
-        # the raised board throws a shadow onto the table away from the light
-        shadow = np.zeros((ch, cw), np.float32)
-        off = -self.light_mm * 6 * ppm
-        cv2.rectangle(
-            shadow,
-            (int(ix0 + off[0]), int(iy0 + off[1])),
-            (int(ix1 + off[0]), int(iy1 + off[1])),
-            1.0,
-            -1,
-        )
-        shadow = cv2.GaussianBlur(shadow, (0, 0), 4 * ppm)
-        canvas *= (1 - 0.35 * shadow)[..., None]
-        board = texture(
-            style["board_texture"], style["board_bgr"], (iy1 - iy0, ix1 - ix0), ppm, self.rng
-        )
-        canvas[iy0:iy1, ix0:ix1] = board
-        rim = max(1, int(round(2.5 * ppm)))
-        edge = np.array(style["board_bgr"], np.float32) * 0.55
-        cv2.rectangle(canvas, (ix0, iy0), (ix1 - 1, iy1 - 1), edge.tolist(), rim)
-        for marker_id, (cx, cy) in enumerate([(0, 0), (W, 0), (W, H), (0, H)]):
-            self._marker(canvas, A, marker_id, cx, cy)
-        blur = ppm / cam.scale_at(np.array([[W / 2, H / 2]]))[0]
-        canvas = cv2.GaussianBlur(canvas, (0, 0), max(0.45 * blur, 0.5))
-        M = cam.homography @ np.linalg.inv(A)
-        img = cv2.warpPerspective(
-            canvas, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
+        """The painted table seen through this camera, under this light."""
+        w, h = self.camera.size
+        table = self.table
+        scale = self.camera.scale_at(np.array(self.style["board_mm"])[None] / 2)[0]
+        canvas = cv2.GaussianBlur(table.canvas, (0, 0), max(0.45 * table.ppm / scale, 0.5))
+        M = self.camera.homography @ np.linalg.inv(table.A)
+        if not self.camera.k1:
+            img = cv2.warpPerspective(
+                canvas, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+        else:  # through an ideal lens onto a wider picture, then bent by the distortion
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            ideal = self.camera.undistort_px(np.column_stack([xx.ravel(), yy.ravel()]))
+            pad = np.ceil(
+                np.maximum(-ideal.min(axis=0), ideal.max(axis=0) - [w - 1, h - 1]).clip(0)
+            ).astype(int)
+            shift = np.array([[1, 0, pad[0]], [0, 1, pad[1]], [0, 0, 1.0]])
+            wide = cv2.warpPerspective(
+                canvas,
+                shift @ M,
+                (w + 2 * pad[0], h + 2 * pad[1]),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            maps = (ideal + pad).astype(np.float32).reshape(h, w, 2)
+            img = cv2.remap(
+                wide, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
         return np.clip(img * self.light[..., None], 0, 255).astype(np.uint8)
 
-    def _marker(
-        self, canvas: np.ndarray, A: np.ndarray, marker_id: int, cx: float, cy: float
-    ) -> None:
-        """ArUco ``marker_id`` centred on board point (cx, cy), upright to the board, with a white
-        quiet zone; drawn through an affine map so its centre is exact to the sub-pixel."""
-        k = 20
-        side = int(round((MARKER_MODULES + 2 * QUIET_MODULES) * k))
-        bitmap = np.full((side, side), 255, np.uint8)
-        inner = cv2.aruco.generateImageMarker(ARUCO, marker_id, MARKER_MODULES * k, borderBits=1)
-        q = int(round(QUIET_MODULES * k))
-        bitmap[q : q + MARKER_MODULES * k, q : q + MARKER_MODULES * k] = inner
-        size_mm = self.style["marker_mm"] * side / (MARKER_MODULES * k)
-        # bitmap pixel b (centre) covers mm  c - size/2 + (b + 0.5) * size / side
-        s = size_mm / side
-        to_mm = np.array(
-            [[s, 0, cx - size_mm / 2 + 0.5 * s], [0, s, cy - size_mm / 2 + 0.5 * s], [0, 0, 1]]
-        )
-        M = (A @ to_mm)[:2]
-        h, w = canvas.shape[:2]
-        tone = 0.92 * np.array([235, 235, 235], np.float32) / 255
-        warped = cv2.warpAffine(
-            bitmap.astype(np.float32), M, (w, h), flags=cv2.INTER_AREA, borderValue=0
-        )
-        mask = cv2.warpAffine(
-            np.ones_like(bitmap, np.float32), M, (w, h), flags=cv2.INTER_LINEAR, borderValue=0
-        )
-        ys, xs = np.nonzero(mask)
-        sl = np.s_[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-        m = mask[sl][..., None]
-        paper = (warped[sl][..., None] * tone + 12) * np.ones(3, np.float32)
-        canvas[sl] = canvas[sl] * (1 - m) + paper * m
-
     # -- per frame ---------------------------------------------------------------------------
-    def render(self, frame: Frame, previous: Frame | None = None) -> np.ndarray:
-        img = self.background.astype(np.float32)
+    def render(self, frame: Frame, previous: Frame | None = None, index: int = 0) -> np.ndarray:
+        """Frame number ``index`` of the clip (it picks the sensor noise and the exposure
+        flicker, so re-rendering any frame gives the same pixels); ``previous`` gives the
+        motion for the blur."""
         prev = {s.id: s for s in previous.stones} if previous else {}
-        for s in sorted(frame.stones, key=lambda s: (s.in_air, s.z)):
+        still, moving = [], []
+        for s in frame.stones:
+            p = prev.get(s.id)
+            resting = p is not None and not s.in_air and (p.x, p.y, p.angle) == (s.x, s.y, s.angle)
+            (still if resting or previous is None else moving).append(s)
+        img = self._static(still)
+        for s in sorted(moving, key=lambda s: (s.in_air, s.z)):
             self._stone(img, s, prev.get(s.id))
         if frame.hand is not None:
-            self._hand(img, frame.hand)
-        return self._finish(img)
+            self._hand(img, frame.hand, previous.hand if previous else None)
+        return self._finish(img, index)
 
-    def _finish(self, img: np.ndarray) -> np.ndarray:
+    def _static(self, stones: list[StoneFrame]) -> np.ndarray:
+        """The background with the resting stones drawn: rebuilt only when they change, as
+        most of a clip is stones lying still."""
+        key = tuple((s.id, s.x, s.y, s.angle) for s in stones)
+        if key != self._static_key:
+            self._static_img = self.background.astype(np.float32)
+            for s in stones:
+                self._stone(self._static_img, s, None)
+            self._static_key = key
+        return self._static_img.copy()
+
+    def _sensor_noise(self, k: int) -> np.ndarray:
+        """Noise frame k of a small bank (made on first use: a still needs only one)."""
+        if k not in self._noise:
+            w, h = self.camera.size
+            gen = np.random.default_rng([self.noise_seed, k])
+            self._noise[k] = (
+                gen.standard_normal((h, w, 3), dtype=np.float32) * self.style["noise_sigma"]
+            )
+        return self._noise[k]
+
+    def _finish(self, img: np.ndarray, index: int) -> np.ndarray:
         style = self.style
         if style["defocus_sigma"] > 0.3:
             img = cv2.GaussianBlur(img, (0, 0), style["defocus_sigma"])
-        noise = self.noise[self._frame_no % len(self.noise)]
-        self._frame_no += 1
-        out = np.clip(img + noise, 0, 255).astype(np.uint8)
+        # mains-lit rooms and auto-exposure wobble the brightness; the camera's colour balance
+        gain = 1 + style["flicker"] * np.sin(index * 2.1 + self.flicker_phase)
+        img *= np.array(style["white_balance"], np.float32) * gain
+        noise = self._sensor_noise(index % NOISE_FRAMES)
+        out = cv2.add(img, noise, dtype=cv2.CV_8U)  # saturating, like a sensor
         if style["jpeg_quality"]:
             ok, buf = cv2.imencode(
                 ".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(style["jpeg_quality"])]
@@ -192,13 +190,14 @@ class Renderer:
         shift = np.float32([[1, 0, -toward[0] * 0.3 * r_px], [0, 1, -toward[1] * 0.3 * r_px]])
         lit = cv2.warpAffine(height, shift, (size[1], size[0]))
         tex = cv2.resize(self.textures[s.id], (size[1], size[0]), interpolation=cv2.INTER_LINEAR)
-        shade = 0.55 + 0.35 * height + 0.25 * lit + 0.06 * tex
-        cx, cy = (
-            int(np.clip(v, 0, lim - 1))
-            for v, lim in zip(poly.mean(axis=0), self.camera.size, strict=True)
-        )
-        colour = np.array(shape.colour_bgr, np.float32) * self.light[cy, cx]
+        shade = 0.55 + 0.35 * height + 0.25 * lit + 0.07 * tex
+        colour = np.array(shape.colour_bgr, np.float32) * self._light_at(poly.mean(axis=0))
         body = shade[..., None] * colour[None, None, :]
+        if self.gloss[s.id] > 0.05:  # a soft specular spot on the side facing the light
+            spec = np.clip((lit - 0.8) * 5, 0, 1) ** 2 * (
+                255 * self.gloss[s.id] * self._light_at(poly.mean(axis=0))
+            )
+            body += spec[..., None]
         alpha = m
         if defocus > 0.3:
             alpha = cv2.GaussianBlur(alpha, (0, 0), defocus)
@@ -211,64 +210,66 @@ class Renderer:
             body = premult / np.maximum(alpha[..., None], 1e-3)
         roi[:] = roi * (1 - alpha[..., None]) + body * alpha[..., None]
 
-    def _hand(self, img: np.ndarray, pose: HandPose) -> None:
+    def _light_at(self, pt: np.ndarray) -> float:
+        """The light falloff at a pixel (clamped into the image)."""
+        w, h = self.camera.size
+        return float(self.light[int(np.clip(pt[1], 0, h - 1)), int(np.clip(pt[0], 0, w - 1))])
+
+    def _hand(self, img: np.ndarray, pose: HandPose, previous: HandPose | None) -> None:
         skin_px, arm_px, skin_sh, arm_sh = hand_outline_px(
             self.camera, pose, self.style, self.light_mm
         )
-        box = _box(np.vstack([*skin_px, *skin_sh, arm_px, arm_sh]), 12, self.camera.size)
+        smear = hand_smear_px(self.camera, pose, previous)
+        margin = 12 + int(np.ceil(np.abs(smear).max()))
+        box = _box(np.vstack([*skin_px, *skin_sh, arm_px, arm_sh]), margin, self.camera.size)
         if box is None:
             return
         x0, y0, x1, y1 = box
         roi = img[y0:y1, x0:x1]
         size = (y1 - y0, x1 - x0)
         o = np.array([x0, y0])
-        finger_px = (
-            17
-            * self.style["hand_scale"]
-            * self.camera.scale_at(np.array([[pose.x, pose.y]]), pose.z)[0]
-        )
-        sh = np.zeros(size, np.float32)
-        for p in [*skin_sh, arm_sh]:
-            sh = np.maximum(sh, _mask(p - o, size))
-        sh = cv2.GaussianBlur(sh, (0, 0), 1.0 + 0.08 * pose.z + 0.2 * finger_px)
-        roi *= (1 - 0.8 * self.style["shadow"] * sh)[..., None]
-        skin = np.zeros(size, np.float32)
-        for p in skin_px:
-            skin = np.maximum(skin, _mask(p - o, size))
-        arm = _mask(arm_px - o, size) * (1 - skin)
-        alpha = np.maximum(skin, arm)
-        round_ = cv2.GaussianBlur(alpha, (0, 0), max(0.4 * finger_px, 1.0))
-        shade = 0.6 + 0.45 * round_
+        scale = self.camera.scale_at(np.array([[pose.x, pose.y]]), pose.z)[0]
+        finger_px = 17 * self.style["hand_scale"] * scale
+        # masks as 8-bit images (the union of overlapping parts), floats only where blended
+        sh = _mask_u8([*skin_sh, arm_sh], o, size)
+        sh = _soft(sh, 1.0 + 0.08 * pose.z + 0.2 * finger_px)
+        roi *= (1 - (0.8 * self.style["shadow"] / 255) * sh.astype(np.float32))[..., None]
+        skin = _mask_u8(skin_px, o, size)
+        alpha_u8 = cv2.max(skin, _mask_u8([arm_px], o, size))
+        round_ = _soft(alpha_u8, max(0.4 * finger_px, 1.0)).astype(np.float32)
         skin_c = np.array(self.style["skin_bgr"], np.float32)
         sleeve = self.style["sleeve_bgr"]
         arm_c = np.array(sleeve if sleeve is not None else self.style["skin_bgr"], np.float32)
-        cx, cy = (
-            int(np.clip(v, 0, lim - 1))
-            for v, lim in zip(np.vstack(skin_px).mean(axis=0), self.camera.size, strict=True)
-        )
-        colour = (skin[..., None] * skin_c + arm[..., None] * arm_c) / np.maximum(
-            alpha[..., None], 1e-3
-        )
-        body = colour * (shade * self.light[cy, cx])[..., None]
-        roi[:] = roi * (1 - alpha[..., None]) + body * alpha[..., None]
+        centre = np.vstack(skin_px).mean(axis=0)
+        light = self._light_at(centre)
+        shade = (0.6 + (0.45 / 255) * round_) * light
+        skin_f = skin.astype(np.float32) / 255
+        colour = arm_c + (skin_c - arm_c) * skin_f[..., None]
+        alpha = alpha_u8.astype(np.float32)[..., None] / 255
+        body = colour * shade[..., None]
+        if np.linalg.norm(smear) > 2:  # a moving hand smears over the exposure
+            k = _line_kernel(smear)
+            body = cv2.filter2D(body * alpha, -1, k)
+            alpha = cv2.filter2D(alpha[..., 0], -1, k)[..., None]
+            body /= np.maximum(alpha, 1e-3)
+        roi += alpha * (body - roi)
 
 
-def hand_outline_px(camera: Camera, pose: HandPose, style: dict, light_mm: np.ndarray):
-    """Projected hand parts, forearm, and their shadows on the board (all in image px)."""
-    skin, arm = hand_polygons(pose, style["hand_scale"])
-    wrist = arm[:2].mean(axis=0)
-    rise = np.minimum(
-        ARM_RISE * np.linalg.norm(arm - wrist, axis=1), 0.45 * style["camera_height_mm"]
-    )
-    skin_px = [camera.project(p, pose.z) for p in skin]
-    arm_px = camera.project(arm, pose.z + rise)
-    skin_sh = [camera.project(p - light_mm * (pose.z + 15) * 0.7) for p in skin]
-    arm_sh = camera.project(arm - light_mm[None, :] * (pose.z + rise + 15)[:, None] * 0.7)
-    return skin_px, arm_px, skin_sh, arm_sh
+def hand_smear_px(camera: Camera, pose: HandPose, previous: HandPose | None) -> np.ndarray:
+    """The length and direction (px) of a moving hand's motion blur: half its way since the
+    previous frame (a shutter open half the frame time), centred on where it is now."""
+    if previous is None:
+        return np.zeros(2)
+    now = camera.project(np.array([[pose.x, pose.y]]), pose.z)[0]
+    before = camera.project(np.array([[previous.x, previous.y]]), previous.z)[0]
+    return 0.5 * (now - before)
 
 
-def hand_bbox(camera: Camera, pose: HandPose | None, style: dict) -> list[int] | None:
-    """[x0, y0, x1, y1] (inclusive px) of the hand and forearm in the image, or None if unseen."""
+def hand_bbox(
+    camera: Camera, pose: HandPose | None, style: dict, previous: HandPose | None = None
+) -> list[int] | None:
+    """[x0, y0, x1, y1] (inclusive px) of the hand and forearm in the image, motion blur
+    included, or None if unseen."""
     if pose is None:
         return None
     skin_px, arm_px, _, _ = hand_outline_px(camera, pose, style, np.zeros(2))
@@ -277,7 +278,37 @@ def hand_bbox(camera: Camera, pose: HandPose | None, style: dict) -> list[int] |
     for p in [*skin_px, arm_px]:
         cv2.fillPoly(mask, [np.round(p * 4).astype(np.int32)], 255, cv2.LINE_8, shift=2)
     x, y, bw, bh = cv2.boundingRect(mask)
-    return None if bw == 0 else [int(x), int(y), int(x + bw - 1), int(y + bh - 1)]
+    if bw == 0:
+        return None
+    reach = np.ceil(np.abs(hand_smear_px(camera, pose, previous)) / 2).astype(int)
+    return [
+        int(max(x - reach[0], 0)),
+        int(max(y - reach[1], 0)),
+        int(min(x + bw - 1 + reach[0], w - 1)),
+        int(min(y + bh - 1 + reach[1], h - 1)),
+    ]
+
+
+def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur of a float32 copy of ``mask``; wide blurs run on a shrunk copy (a soft
+    shadow has no detail to lose), which keeps a hand's shadow cheap at any height."""
+    f = int(sigma // 3)
+    m = mask.astype(np.float32)
+    if f < 2:
+        return cv2.GaussianBlur(m, (0, 0), sigma)
+    h, w = m.shape
+    small = cv2.resize(m, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    return cv2.resize(
+        cv2.GaussianBlur(small, (0, 0), sigma / f), (w, h), interpolation=cv2.INTER_LINEAR
+    )
+
+
+def _mask_u8(polys: list[np.ndarray], origin: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The anti-aliased union of polygons (px, shifted by ``origin``) as a uint8 mask."""
+    m = np.zeros(size, np.uint8)
+    for p in polys:
+        cv2.fillPoly(m, [np.round((p - origin) * 4).astype(np.int32)], 255, cv2.LINE_AA, shift=2)
+    return m
 
 
 def _mask(poly: np.ndarray, size: tuple[int, int]) -> np.ndarray:

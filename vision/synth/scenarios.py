@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .camera import Camera
 from .layout import board_area, fits, gate_setup, near_marker, near_segment, scatter
 from .physics import StoneState
 from .stones import StoneShape
@@ -27,17 +28,24 @@ MIN_TOUCH_MOVE_MM = 1.0
 class Scene:
     """What a scenario works with: the stones of the clip, its style, fps and seed."""
 
-    def __init__(self, shapes: dict[int, StoneShape], style: dict, fps: int, seed: int, name: str):
+    def __init__(
+        self,
+        shapes: dict[int, StoneShape],
+        style: dict,
+        fps: int,
+        seed: int,
+        name: str,
+        camera: Camera,
+    ):
         self.shapes, self.style, self.fps, self.seed, self.name = shapes, style, fps, seed, name
+        self.camera = camera
 
     def rng(self, *path: int) -> np.random.Generator:
+        """The random stream of one attempt: fixed by seed, scenario and ``path``."""
         return np.random.default_rng([self.seed, SCENARIOS.index(self.name), *path])
 
     def timeline(self, rng: np.random.Generator) -> Timeline:
-        return Timeline(self.shapes, self.style, self.fps, rng)
-
-    def decel(self) -> float:
-        return self.style["board_decel_mm_s2"]
+        return Timeline(self.shapes, self.style, self.fps, rng, camera=self.camera)
 
 
 def _attempts(
@@ -66,6 +74,7 @@ def _shoot(t: Timeline, shooter: int, direction: np.ndarray, distance: float) ->
     if "touched_gate" in truth.event["fouls"] and truth.touched_gate_moved < MIN_TOUCH_MOVE_MM:
         raise Resample("gate touch too faint to see")
     t.events.append(truth.event)
+    t.shots.append(truth.details())
     return truth
 
 
@@ -79,11 +88,13 @@ def _closing(t: Timeline) -> None:
 
 # -- drops ------------------------------------------------------------------------------------
 def _drop_plan(
-    rng: np.random.Generator, t: Timeline, ids: list[int], splash: int
+    rng: np.random.Generator, t: Timeline, ids: list[int], splash: int, spread: float = 0.16
 ) -> tuple[np.ndarray, list, list]:
+    """Where the hand opens and where each stone lands (``splash`` of them near an edge, moving
+    outward), spread around the centre by ``spread`` times the shorter board side."""
     w, h = t.style["board_mm"]
     centre = np.array([rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h])
-    spread = 0.16 * min(w, h)
+    spread *= min(w, h)
     placed = t.world.states()
     lands, vels = [], []
     for k, sid in enumerate(ids):
@@ -113,46 +124,48 @@ def _drop_plan(
     return centre, lands, vels
 
 
-def drop(scene: Scene) -> Timeline:
+def _drop_scenario(scene: Scene, splash: bool) -> Timeline:
+    """3-7 stones dropped on an empty board; with ``splash`` 1-2 of them aimed to fall off."""
+
     def build(rng: np.random.Generator) -> Timeline:
         t = scene.timeline(rng)
         ids = sorted(scene.shapes)[: int(rng.integers(3, 8))]
         t.start([])
         _opening(t)
-        ev = t.drop(ids, *_drop_plan(rng, t, ids, 0))
-        if ev["splashed"]:
-            raise Resample("a stone splashed")
+        ev = t.drop(ids, *_drop_plan(rng, t, ids, int(rng.integers(1, 3)) if splash else 0))
+        if bool(ev["splashed"]) != splash:
+            raise Resample("splash where none was wanted, or none where one was")
         _closing(t)
         return t
 
-    return _attempts(scene, build, "drop without splash")
+    return _attempts(scene, build, "splash" if splash else "drop without splash")
+
+
+def drop(scene: Scene) -> Timeline:
+    return _drop_scenario(scene, False)
 
 
 def drop_splash(scene: Scene) -> Timeline:
-    def build(rng: np.random.Generator) -> Timeline:
-        t = scene.timeline(rng)
-        ids = sorted(scene.shapes)[: int(rng.integers(3, 8))]
-        t.start([])
-        _opening(t)
-        ev = t.drop(ids, *_drop_plan(rng, t, ids, int(rng.integers(1, 3))))
-        if not ev["splashed"]:
-            raise Resample("nothing splashed")
-        _closing(t)
-        return t
-
-    return _attempts(scene, build, "splash")
+    return _drop_scenario(scene, True)
 
 
 # -- gate shots -------------------------------------------------------------------------------
 def _gate_scenario(
-    scene: Scene, aim: str, want: Callable[[dict, list[int]], bool], toward_edge: bool = False
+    scene: Scene,
+    aim: str,
+    want: Callable[[dict, list[int]], bool],
+    toward_edge: bool = False,
+    hit: bool = False,
 ) -> Timeline:
+    """A gate shot of kind ``aim``; ``hit``: a bystander past the gate must be struck."""
+
     def build(rng: np.random.Generator) -> Timeline:
         ids = sorted(scene.shapes)
         n = int(rng.integers(3, 7))
-        a, b, shooter, *extras = ids[:n]
+        a, b, shooter, *extras = ids[: n + hit]
+        struck = extras.pop(0) if hit else None
         states, mid, normal = gate_setup(
-            rng, scene.shapes, scene.style, (a, b), shooter, extras, toward_edge
+            rng, scene.shapes, scene.style, (a, b), shooter, extras, toward_edge, struck
         )
         t = scene.timeline(rng)
         t.start(states)
@@ -190,9 +203,13 @@ def _gate_scenario(
                 mid + tangent * rng.uniform(-0.2, 0.2) * half_gap,
                 to_gate + rng.uniform(110, 200),
             )
-        _shoot(t, shooter, target - start, dist)
-        if not want(t.events[-1], sorted((a, b))):
+        if hit:
+            dist += rng.uniform(30, 80)  # on into the bystander past the gate
+        truth = _shoot(t, shooter, target - start, dist)
+        if not want(truth.event, sorted((a, b))):
             raise Resample("unintended verdict")
+        if hit and struck not in truth.touched:
+            raise Resample("the bystander was not hit")
         if t.events[-1]["verdict"] == "pass":
             t.pickup([shooter])
         _closing(t)
@@ -204,6 +221,16 @@ def _gate_scenario(
 def gate_pass(scene: Scene) -> Timeline:
     return _gate_scenario(
         scene, "through", lambda e, gate: e["verdict"] == "pass" and e["gate"] == gate
+    )
+
+
+def gate_pass_hit(scene: Scene) -> Timeline:
+    """Through the gate, then into a stone beyond it: allowed (RULINGS uncalled gates)."""
+    return _gate_scenario(
+        scene,
+        "through",
+        lambda e, gate: e["verdict"] == "pass" and e["gate"] == gate,
+        hit=True,
     )
 
 
@@ -354,63 +381,64 @@ def _plan_gate_shot(rng: np.random.Generator, t: Timeline) -> list[tuple[int, np
 def game(scene: Scene) -> Timeline:
     """A turn: a drop, then gate shots (the shooter picked up after each pass) while three or
     more stones are on the board, a clear with two, and sometimes a foul that ends the turn."""
-    rng = scene.rng(0)
 
-    def opening(r: np.random.Generator) -> Timeline:
-        t = scene.timeline(r)
+    def build(rng: np.random.Generator) -> Timeline:
+        t = scene.timeline(rng)
         t.start([])
         _opening(t)
-        ids = sorted(scene.shapes)[: int(r.integers(5, 9))]
-        if t.drop(ids, *_drop_plan(r, t, ids, 0))["splashed"]:
+        ids = sorted(scene.shapes)[: int(rng.integers(4, 9))]
+        if t.drop(ids, *_drop_plan(rng, t, ids, 0, spread=0.22))["splashed"]:
             raise Resample("splash in the opening drop")
+        shots = int(rng.integers(2, 5))
+        foul_last = rng.random() < 0.3
+        base = int(rng.integers(2**32))
+        for k in range(shots):
+            done = _game_shot(t, base, k, want_foul=foul_last and k == shots - 1)
+            if done is None:
+                break
+            t = done
+            if t.events[-1].get("verdict") == "foul":
+                break
+        if sum(e["type"] == "shot" for e in t.events) < 2:
+            raise Resample("fewer than two shots possible")
+        _closing(t)
         return t
 
-    t = _attempts(scene, opening, "opening drop")
-    shots = int(rng.integers(2, 5))
-    foul_last = rng.random() < 0.3
-    for k in range(shots):
-        on_board = [s for s in t.world.states() if not s.fallen]
-        want_foul = foul_last and k == shots - 1
-        done = None
-        for attempt in range(MAX_TRIES):
-            r = scene.rng(1 + k, attempt)
-            trial = t.fork(r)
-            try:
-                if len(on_board) >= 3:
-                    plans = _plan_gate_shot(r, trial)
-                    if not plans:
-                        break
-                    shooter, u, dist = plans[0]
-                    if want_foul:
-                        dist *= r.uniform(0.3, 0.6)
-                    _shoot(trial, shooter, u, dist)
-                    ev = trial.events[-1]
-                    if (ev["verdict"] == "foul") != want_foul:
-                        continue
-                    if not want_foul:
-                        trial.pickup([shooter])
-                elif len(on_board) == 2:
-                    a, b = on_board
-                    u = np.array([b.x - a.x, b.y - a.y])
-                    dist = float(np.linalg.norm(u)) + r.uniform(10, 50)
-                    _shoot(trial, a.id, u + r.normal(0, 4, 2), dist)
-                    ev = trial.events[-1]
-                    if ev["verdict"] != "pass":
-                        continue
-                    trial.pickup([a.id, b.id])
-                else:
-                    break
-            except (Resample, ValueError):
-                continue
-            done = trial
-            break
-        if done is None:
-            break
-        t = done
-        if t.events[-1]["type"] == "shot" and t.events[-1]["verdict"] == "foul":
-            break
-    _closing(t)
-    return t
+    return _attempts(scene, build, "game")
+
+
+def _game_shot(t: Timeline, base: int, k: int, want_foul: bool) -> Timeline | None:
+    """The k-th shot of a turn (and the pickup after a pass), tried on forks of the timeline
+    until one comes out as wanted; None when the scene offers no such shot."""
+    on_board = [s for s in t.world.states() if not s.fallen]
+    for attempt in range(MAX_TRIES):
+        r = np.random.default_rng([base, k, attempt])
+        trial = t.fork(r)
+        try:
+            if len(on_board) >= 3:
+                plans = _plan_gate_shot(r, trial)
+                if not plans:
+                    return None
+                shooter, u, dist = plans[0]
+                _shoot(trial, shooter, u, dist * (r.uniform(0.3, 0.6) if want_foul else 1.0))
+                taken = [shooter]
+            elif len(on_board) == 2:
+                a, b = on_board
+                u = np.array([b.x - a.x, b.y - a.y])
+                _shoot(
+                    trial, a.id, u + r.normal(0, 4, 2), float(np.linalg.norm(u)) + r.uniform(10, 50)
+                )
+                taken = [a.id, b.id]
+            else:
+                return None
+        except (Resample, ValueError):
+            continue
+        if (trial.events[-1]["verdict"] == "foul") != want_foul:
+            continue
+        if not want_foul:
+            trial.pickup(taken)
+        return trial
+    return None
 
 
 SCENARIO_FUNCS: dict[str, Callable[[Scene], Timeline]] = {
@@ -425,5 +453,6 @@ SCENARIO_FUNCS: dict[str, Callable[[Scene], Timeline]] = {
     "pickup": pickup,
     "hover": hover,
     "game": game,
+    "gate_pass_hit": gate_pass_hit,  # after "game": each name's index seeds its clips
 }
 SCENARIOS: list[str] = list(SCENARIO_FUNCS)

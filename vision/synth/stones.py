@@ -58,15 +58,18 @@ def random_stone(
     size_mm: tuple[float, float],
     colour: tuple[int, int, int],
 ) -> StoneShape:
-    """A convex polygon: points on a randomly squashed ellipse with jittered radii, hulled."""
+    """A rounded convex pebble: a squashed circle with low-order wobble, sampled at 20 points and
+    hulled (the hull keeps it convex; the low orders keep it pebble-like, not chipped)."""
     diameter = rng.uniform(*size_mm)
     aspect = rng.uniform(0.65, 1.0)
-    n = int(rng.integers(7, 13))
-    angles = np.sort(
-        rng.uniform(0, 2 * np.pi, n) + np.linspace(0, 2 * np.pi, n, endpoint=False)
-    ) % (2 * np.pi)
-    radii = diameter / 2 * rng.uniform(0.85, 1.0, n)
-    pts = np.stack([radii * np.cos(angles), radii * aspect * np.sin(angles)], axis=1)
+    theta = np.linspace(0, 2 * np.pi, 20, endpoint=False) + rng.uniform(0, 2 * np.pi)
+    wobble = 1 + sum(
+        rng.uniform(0, amp) * np.cos(k * theta + rng.uniform(0, 2 * np.pi))
+        for k, amp in ((2, 0.08), (3, 0.06), (5, 0.025))
+    )
+    radii = wobble * rng.uniform(0.98, 1.0, theta.size)
+    radii *= diameter / 2 / radii.max()  # the long axis is the drawn diameter
+    pts = np.stack([radii * np.cos(theta), radii * aspect * np.sin(theta)], axis=1)
     hull = convex_hull(pts)
     hull = hull - _centroid(hull)
     area = _area(hull)

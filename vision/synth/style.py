@@ -52,6 +52,7 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
     w = float(round(rng.uniform(300, 500)))
     h = float(round(w * rng.uniform(0.8, 1.25)))
     board_bgr = _pick(rng, BOARD_BGR, 18)
+    # the draws happen in this order: add new keys at the end, so existing seeds keep their scenes
     style: dict[str, Any] = {
         "board_mm": [w, h],
         "margin_mm": float(round(rng.uniform(0.13, 0.22) * max(w, h))),
@@ -60,6 +61,7 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "board_bgr": board_bgr,
         "table_texture": TABLE_TEXTURES[int(rng.integers(len(TABLE_TEXTURES)))],
         "table_bgr": _pick(rng, TABLE_BGR, 15),
+        "clutter": int(rng.integers(1, 4)) if rng.random() < 0.5 else 0,
         "stone_mm": [12.0, 30.0],
         "close_colour_p": 0.25,
         "tilt_deg": float(rng.uniform(0, 15)),
@@ -70,6 +72,8 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "light_azimuth_deg": float(rng.uniform(0, 360)),
         "light_gradient": float(rng.uniform(0.0, 0.35)),
         "brightness": float(rng.uniform(0.8, 1.15)),
+        "vignette": float(rng.uniform(0.0, 0.3)),
+        "flicker": float(rng.uniform(0.0, 0.015)),
         "shadow": float(rng.uniform(0.25, 0.5)),
         "noise_sigma": float(rng.uniform(1.0, 5.0)),
         "jpeg_quality": int(rng.integers(55, 95)) if rng.random() < 0.5 else None,
@@ -77,10 +81,15 @@ def random_style(rng: np.random.Generator, **overrides: Any) -> dict[str, Any]:
         "skin_bgr": _pick(rng, SKIN_BGR, 12),
         "sleeve_bgr": _pick(rng, SLEEVE_BGR, 10),
         "hand_scale": float(rng.uniform(0.9, 1.15)),
-        "board_decel_mm_s2": float(rng.uniform(450, 900)),
+        "board_decel_mm_s2": float(rng.uniform(220, 420)),
         "table_decel_mm_s2": float(rng.uniform(2500, 4000)),
         "restitution": float(rng.uniform(0.35, 0.6)),
         "stone_friction": float(rng.uniform(0.3, 0.6)),
+        # never drawn: a knocked camera, {"frame": f, "shift_px": [dx, dy], "rotate_deg": r}
+        "bump": None,
+        "white_balance": [float(v) for v in rng.uniform(0.9, 1.1, 3)],
+        # never drawn: radial lens distortion, e.g. -0.1 for a wide webcam's barrel
+        "distortion_k1": 0.0,
     }
     unknown = sorted(set(overrides) - set(style))
     if unknown:

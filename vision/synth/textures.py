@@ -17,11 +17,9 @@ def low_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) -> n
 
 
 def fine_noise(rng: np.random.Generator, shape: tuple[int, int], sigma: float) -> np.ndarray:
-    return (
-        rng.normal(0, 1, shape).astype(np.float32)
-        if sigma <= 0
-        else cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), sigma)
-    )
+    """Grain: unit normal noise, blurred by ``sigma`` px when sigma > 0."""
+    grain = rng.standard_normal(shape, dtype=np.float32)
+    return grain if sigma <= 0 else cv2.GaussianBlur(grain, (0, 0), sigma)
 
 
 def texture(

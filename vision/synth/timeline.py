@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .hand import HandPose, fingertip_reach, hand_polygons
+from .camera import Camera
+from .geometry import separation
+from .hand import HandPose, fingertip_reach, hand_polygons, in_view
 from .physics import StoneState, World
 from .stones import StoneShape
 
 G_MM_S2 = 9810.0
 MAX_SETTLE_S = 5.0
+HAND_SPEED_MM_S = 1500.0
 
 
 class Resample(Exception):
@@ -42,6 +45,8 @@ class Airborne:
 
 @dataclass
 class StoneFrame:
+    """One stone in one frame, as the truth lists it (``z`` only for drawing)."""
+
     id: int
     x: float
     y: float
@@ -53,12 +58,16 @@ class StoneFrame:
 
 @dataclass
 class Frame:
+    """Everything moving in one frame: the stones in the scene and the hand (or None)."""
+
     stones: list[StoneFrame]
     hand: HandPose | None
 
 
 @dataclass
 class Timeline:
+    """The recorded clip so far (frames, contacts, events, rest) and the live physics world."""
+
     shapes: dict[int, StoneShape]
     style: dict
     fps: int
@@ -70,6 +79,9 @@ class Timeline:
     airborne: list[Airborne] = field(default_factory=list)
     picked: list[int] = field(default_factory=list)
     dropped: list[int] = field(default_factory=list)
+    carried: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    shots: list[dict] = field(default_factory=list)  # what each shot's verdict rests on
+    camera: Camera | None = None  # lets hands come from and go to outside the picture
 
     def __post_init__(self) -> None:
         self.world = World(self.shapes, self.style, self.fps)
@@ -89,6 +101,8 @@ class Timeline:
             [],
             list(self.picked),
             list(self.dropped),
+            shots=list(self.shots),
+            camera=self.camera,
         )
         for s in self.world.states():
             twin.world.add(s)
@@ -112,6 +126,14 @@ class Timeline:
         stones = [
             StoneFrame(s.id, s.x, s.y, s.angle, not s.fallen, False) for s in self.world.states()
         ]
+        if hand is None:
+            self.carried.clear()  # the hand took them out of the picture
+        for sid, (dx, dy, angle) in self.carried.items():
+            x, y = float(hand.x + dx), float(hand.y + dy)
+            on = bool(0 <= x <= self.world.w and 0 <= y <= self.world.h)
+            stones.append(
+                StoneFrame(sid, x, y, float(angle), on, True, float(max(hand.z - 4.0, 0.0)))
+            )
         frame_no = len(self.frames)
         for a in self.airborne:
             k = frame_no - a.release
@@ -123,7 +145,15 @@ class Timeline:
             z = max(0.0, a.z0 * (1 - u * u))
             on = 0 <= pos[0] <= self.world.w and 0 <= pos[1] <= self.world.h
             stones.append(
-                StoneFrame(a.id, float(pos[0]), float(pos[1]), a.spin * k / self.fps, on, True, z)
+                StoneFrame(
+                    a.id,
+                    float(pos[0]),
+                    float(pos[1]),
+                    float(a.spin * k / self.fps),
+                    bool(on),
+                    True,
+                    float(z),
+                )
             )
         stones.sort(key=lambda s: s.id)
         self.frames.append(Frame(stones, hand))
@@ -151,9 +181,15 @@ class Timeline:
             self.advance(hand)
 
     def move_hand(self, a: HandPose, b: HandPose, n: int) -> None:
-        """Move the hand from pose a to pose b over n frames (eased), the physics running."""
-        for i in range(1, n + 1):
-            self.advance(_lerp(a, b, _ease(i / n)))
+        """Move the hand from pose a to pose b over n frames (eased; slower for long ways, as a
+        hand moves at most about 1.5 m/s), the physics running."""
+        for pose in self._way(a, b, n):
+            self.advance(pose)
+
+    def _way(self, a: HandPose, b: HandPose, n: int) -> list[HandPose | None]:
+        """The eased poses from a to b in at least n frames, at most about 1.5 m/s."""
+        n = max(n, int(np.hypot(b.x - a.x, b.y - a.y) / HAND_SPEED_MM_S * self.fps))
+        return [_lerp(a, b, _ease(i / n)) for i in range(1, n + 1)]
 
     def settle(self, hand_path: list[HandPose | None]) -> tuple[int, list[HandPose | None]]:
         """Run until every stone is at rest, the hand following ``hand_path`` meanwhile.
@@ -193,13 +229,16 @@ class Timeline:
         lands: list[np.ndarray],
         velocities: list[np.ndarray],
     ) -> dict:
-        """An open hand comes over ``centre``, lets the stones fall one after another onto
-        ``lands`` (each keeping a horizontal ``velocity`` on landing), and withdraws."""
+        """An open hand comes over ``centre``, lets the stones fall one after another from
+        under its fingers onto ``lands`` (each keeping a horizontal ``velocity`` on landing),
+        and withdraws. The palm stays behind the drop point, as a hand tipping stones out does,
+        so the falling stones are not all hidden under it."""
         before_off = {s.id for s in self.world.states() if s.fallen}
         heading = self.rng.uniform(-np.pi, np.pi)
         z = self.rng.uniform(150, 260)
-        over = HandPose(float(centre[0]), float(centre[1]), z, heading, "open")
-        away = _offset(over, -420, z + 120)
+        palm = centre - 70 * self.style["hand_scale"] * np.array([np.cos(heading), np.sin(heading)])
+        over = HandPose(float(palm[0]), float(palm[1]), z, heading, "open")
+        away = self._away(over, z + 120)
         self.move_hand(away, over, int(0.4 * self.fps))
         release = self.now + 1
         start = release
@@ -220,7 +259,7 @@ class Timeline:
         self.dropped.extend(ids)
         hold = release - self.now + 2
         self.idle(hold, over)
-        end, rest_of_path = self.settle(_path(over, away, int(0.45 * self.fps)))
+        end, rest_of_path = self.settle(self._way(over, away, int(0.45 * self.fps)))
         after = {s.id: s for s in self.world.states()}
         splashed = sum(1 for sid in ids if after[sid].fallen)
         event = {
@@ -250,7 +289,7 @@ class Timeline:
         heading = float(np.arctan2(u[1], u[0]))
         touch = HandPose(float(contact[0]), float(contact[1]), 4.0, heading, "point")
         ready = _offset(touch, -14, 10)
-        far = _offset(touch, -380, 140)
+        far = self._away(touch, 140)
         self.move_hand(far, ready, int(self.rng.uniform(0.35, 0.6) * self.fps))
         self.idle(int(self.rng.uniform(0.08, 0.25) * self.fps), ready)
         self.advance(_lerp(ready, touch, 0.5))
@@ -259,7 +298,7 @@ class Timeline:
         follow = [
             _offset(touch, min(0.5 * speed / self.fps * k, 25), 4 + 6 * k) for k in range(1, 4)
         ]
-        out = follow + _path(follow[-1], _offset(far, 0, 220), int(0.5 * self.fps))
+        out = follow + self._way(follow[-1], self._away(touch, 220), int(0.5 * self.fps))
         end, rest_of_path = self.settle(out)
         self._note_rest()
         self.play(rest_of_path)
@@ -270,7 +309,7 @@ class Timeline:
         heading = self.rng.uniform(-np.pi, np.pi)
         spots = [np.array(self.world.bodies[sid].position) for sid in ids]
         first = HandPose(float(spots[0][0]), float(spots[0][1]), 6.0, heading, "pinch")
-        far = _offset(first, -400, 160)
+        far = self._away(first, 160)
         self.move_hand(far, first, int(self.rng.uniform(0.35, 0.55) * self.fps))
         start = self.now
         pose = first
@@ -280,11 +319,13 @@ class Timeline:
                 self.move_hand(_lift(pose, 30), nxt, int(0.3 * self.fps))
                 pose = nxt
             self.idle(int(0.12 * self.fps), pose)
+            body = self.world.bodies[sid]
+            self.carried[sid] = (body.position.x - pose.x, body.position.y - pose.y, body.angle)
             self.world.remove(sid)
             self.picked.append(sid)
             self.move_hand(pose, _lift(pose, 40), int(0.1 * self.fps))
             pose = _lift(pose, 40)
-        out = _path(pose, _offset(far, 0, 200), int(0.45 * self.fps))
+        out = self._way(pose, self._away(pose, 200), int(0.45 * self.fps))
         end = None
         for hand in out:
             self.advance(hand)
@@ -292,6 +333,7 @@ class Timeline:
                 end = self.now
         if end is None:
             end = self.now
+        self.carried.clear()  # out of the picture with the hand
         event = {"type": "pickup", "start": start, "end": end, "stones": list(ids)}
         self.events.append(event)
         self.rest.append({"frame": end, "stones": self._rest_at(end)})
@@ -301,19 +343,27 @@ class Timeline:
         return [
             {"id": s.id, "x_mm": round(s.x, 3), "y_mm": round(s.y, 3), "on_board": s.on_board}
             for s in self.frames[frame].stones
+            if not s.in_air
         ]
 
     def _covers(self, hand: HandPose | None, spot: np.ndarray) -> bool:
         """Whether the hand (its footprint on the board plane, generously) hides a spot."""
         if hand is None:
             return False
-        from .geometry import separation
-
         skin, arm = hand_polygons(hand, self.style["hand_scale"])
         disc = spot + 20 * np.stack(
             [np.cos(np.arange(8) * np.pi / 4), np.sin(np.arange(8) * np.pi / 4)], 1
         )
         return any(separation(p, disc) <= 0 for p in [*skin, arm])
+
+    def _away(self, pose: HandPose, z: float) -> HandPose:
+        """The pose drawn back along its heading (raised to ``z``) until the hand is out of
+        the picture, so hands enter and leave at the frame's edge instead of popping up."""
+        for back in range(350, 2001, 50):
+            far = _offset(pose, -back, z)
+            if self.camera is None or not in_view(self.camera, far, self.style):
+                return _offset(pose, -back - 150, z)  # a step beyond, as moves start one frame in
+        return far
 
     def hover(self, path_points: list[np.ndarray], z: float, shape: str) -> None:
         """A hand passes over the scene along ``path_points`` without touching anything."""
@@ -347,7 +397,3 @@ def _offset(p: HandPose, forward: float, z: float) -> HandPose:
 
 def _lift(p: HandPose, dz: float) -> HandPose:
     return HandPose(p.x, p.y, p.z + dz, p.heading, p.shape)
-
-
-def _path(a: HandPose, b: HandPose, n: int) -> list[HandPose | None]:
-    return [_lerp(a, b, _ease(i / n)) for i in range(1, n + 1)]

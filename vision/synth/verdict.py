@@ -27,9 +27,24 @@ class ShotTruth:
     clearance: float = np.inf  # closest approach of the shooter to an untouched gate piece (mm)
     gate_moved_without_touch: bool = False  # a gate piece moved although the shooter missed it
     touched_gate_moved: float = 0.0  # how far a touched gate piece moved (mm)
-    crossings: list[tuple[int, int]] = field(
-        default_factory=list
-    )  # gates whose segment was crossed
+    # gates whose segment the shooter crossed, and the stones it hit
+    crossings: list[tuple[int, int]] = field(default_factory=list)
+    touched: set[int] = field(default_factory=set)
+    clean: list[tuple[int, int]] = field(default_factory=list)  # gates passed cleanly
+    moved: list[int] = field(default_factory=list)  # other stones displaced by more than 0.5 mm
+
+    def details(self) -> dict:
+        """What the truth verdict rests on, for ``truth.shots``."""
+        e = self.event
+        return {
+            "start": e["start"],
+            "end": e["end"],
+            "shooter": e["shooter"],
+            "touched": sorted(self.touched),
+            "moved": self.moved,
+            "crossed_gates": [list(g) for g in self.crossings],
+            "clean_gates": [list(g) for g in self.clean],
+        }
 
 
 def judge_shot(
@@ -51,6 +66,13 @@ def judge_shot(
     path = np.array(
         [[s.x, s.y] for f in frames[start : end + 1] for s in f.stones if s.id == shooter]
     )
+    moved = sorted(
+        sid
+        for sid, s in before.items()
+        if sid != shooter
+        and sid in after
+        and np.hypot(after[sid].x - s.x, after[sid].y - s.y) > 0.5
+    )
 
     def foot(s) -> np.ndarray:
         return place(shapes[s.id].outline, s.x, s.y, s.angle)
@@ -69,9 +91,9 @@ def judge_shot(
             "fouls": fouls,
             "off_board": off_board,
         }
-        return ShotTruth(event)
+        return ShotTruth(event, touched=touched, moved=moved)
 
-    truth = ShotTruth({})
+    truth = ShotTruth({}, touched=touched, moved=moved)
     shooter_start, shooter_end = foot(before[shooter]), foot(after[shooter])
     clean: list[tuple[float, tuple[int, int]]] = []
     attempted: list[tuple[int, tuple[int, int], bool, bool]] = []
@@ -100,6 +122,7 @@ def judge_shot(
                 truth.gate_moved_without_touch = True
     _clearance(truth, shapes, frames, start, end, shooter, touched)
 
+    truth.clean = [g for _, g in sorted(clean)]
     fouls: list[str] = []
     if clean:
         gate = min(clean)[1]  # the narrowest gate passed cleanly: the one a player would call

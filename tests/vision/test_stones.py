@@ -1,0 +1,203 @@
+"""Stone detection on a single still: positions in board mm, stones off the board, touching
+stones, low-contrast stones, hands and empty boards.
+
+Two independent sources of scenes: small scenes drawn here (tests/vision/drawn_scene.py, exact
+truth, stones with a dome shading and a cast shadow) and the scene generator's stills (other
+boards, tables, textures, lighting, tilted cameras, JPEG, stone parallax).
+"""
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
+from tests.vision.stills import SEEDS, has_hand, still
+from vision.board import find_board
+from vision.hands import hand_mask
+from vision.stones import FrameError, StoneParams, detect_stones
+from vision.synth import generate_clip
+
+SIZE = (400.0, 300.0)
+# the drawn stones are flat prints (no height): no parallax to undo
+FLAT = StoneParams(silhouette_height_mm=0.0)
+STYLES = {
+    "green felt on wood": dict(board_bgr=(70, 120, 60), table_bgr=(60, 90, 130)),
+    "white board, dark table": dict(board_bgr=(200, 200, 205), table_bgr=(40, 40, 45)),
+    "dark board, light table": dict(board_bgr=(40, 45, 50), table_bgr=(170, 190, 200)),
+}
+
+
+def nearest(found, x, y):
+    return min(found, key=lambda s: np.hypot(s.x_mm - x, s.y_mm - y))
+
+
+def error(stone, x, y) -> float:
+    return float(np.hypot(stone.x_mm - x, stone.y_mm - y))
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_drawn_stones_found_within_2_mm_and_nothing_else(style):
+    stones = [
+        DrawnStone(80, 70, 12, (60, 60, 200), 1),
+        DrawnStone(320, 230, 13, (200, 180, 60), 3),
+        DrawnStone(140, 240, 10, (120, 120, 120), 4),
+        DrawnStone(250, 120, 12, (90, 200, 90), 6),
+        DrawnStone(-25, 120, 12, (120, 120, 240), 5),
+    ]
+    scene = draw_scene(stones, **STYLES[style])
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == len(stones)
+    for st in stones:
+        assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.0
+
+
+def test_stone_records_are_consistent():
+    """The record a tracker relies on: outline around the centre, size, pixel position, score."""
+    st = DrawnStone(200, 150, 12, (60, 60, 200), 2)
+    scene = draw_scene([st])
+    board = find_board(scene.image, SIZE)
+    (found,) = detect_stones(scene.image, board, params=FLAT)
+    assert found.outline_mm.ndim == 2 and found.outline_mm.shape[1] == 2
+    assert np.allclose(found.outline_mm.mean(axis=0), (found.x_mm, found.y_mm), atol=2.0)
+    assert 9.0 < found.radius_mm < 15.0
+    assert np.allclose(board.to_mm(np.array([found.x_px, found.y_px])), (found.x_mm, found.y_mm), atol=1e-6)
+    assert 0.6 <= found.score <= 1.0
+
+
+def test_stones_off_the_board_are_reported_off():
+    """A stone is off the board when its centre is outside the playing area (contract)."""
+    stones = [DrawnStone(-25, 150, 12, (60, 60, 200), 1), DrawnStone(430, 60, 11, (200, 200, 240), 2),
+              DrawnStone(200, 325, 12, (30, 30, 30), 3), DrawnStone(20, 20, 10, (200, 180, 60), 4)]
+    scene = draw_scene(stones)
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == 4
+    flags = [nearest(found, s.x_mm, s.y_mm).on_board for s in stones]
+    assert flags == [False, False, False, True]
+
+
+def test_touching_stones_are_separated():
+    pairs = [DrawnStone(150, 150, 12, (60, 60, 200), 1), DrawnStone(173, 152, 11, (200, 180, 60), 2),
+             DrawnStone(280, 100, 13, (30, 30, 30), 3), DrawnStone(282, 125, 12, (30, 30, 30), 4)]
+    scene = draw_scene(pairs)
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == 4
+    for st in pairs:
+        assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.5
+
+
+@pytest.mark.parametrize("style", ["green felt on wood", "white board, dark table"])
+def test_a_stone_of_the_boards_own_colour_is_found(style):
+    """Low contrast: the stone differs from the board only by its shading and its shadow. The
+    shadow is as dark as the stone's shaded side, so it widens the footprint toward itself (a
+    documented bias: up to about a third of the stone's radius)."""
+    board_bgr = STYLES[style]["board_bgr"]
+    st = DrawnStone(200, 150, 12, tuple(max(c - 15, 0) for c in board_bgr), 7)
+    scene = draw_scene([st], **STYLES[style])
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == 1
+    assert error(found[0], st.x_mm, st.y_mm) < 0.45 * st.radius_mm
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_an_empty_board_has_no_stones(style):
+    scene = draw_scene([], **STYLES[style])
+    assert detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT) == []
+
+
+def test_an_empty_generated_board_has_no_stones():
+    for seed in range(200, 205):
+        img, _, board = still(seed, n_stones=0)
+        found = detect_stones(img, board, ignore_mask=hand_mask(img, board))
+        assert found == [], f"seed {seed}: {[(round(s.x_mm), round(s.y_mm)) for s in found]}"
+
+
+def test_a_hand_is_not_reported_as_a_stone():
+    stones = [DrawnStone(100, 100, 12, (60, 60, 200), 1), DrawnStone(320, 220, 12, (30, 30, 30), 2)]
+    scene = draw_scene(stones)
+    board = find_board(scene.image, SIZE)
+    arm = draw_hand(scene.image, (640, 250), (330, 200), skin_bgr=(120, 150, 200))
+    found = detect_stones(scene.image, board, ignore_mask=hand_mask(scene.image, board), params=FLAT)
+    assert len(found) == 2
+    for s in found:
+        assert arm[int(round(s.y_px)), int(round(s.x_px))] == 0
+    assert error(nearest(found, 100, 100), 100, 100) < 2.0
+
+
+def _generated(seeds, **style):
+    """Matched errors, misses and false stones over generated stills (hands' stones excluded)."""
+    errors, missed, false, total = [], 0, 0, 0
+    for seed in seeds:
+        if has_hand(seed):
+            continue
+        img, truth, board = still(seed, **style)
+        found = detect_stones(img, board)
+        stones = truth["truth"]["frames"][0]
+        total += len(stones)
+        used = set()
+        for t in stones:
+            d = [(np.hypot(s.x_mm - t["x_mm"], s.y_mm - t["y_mm"]), i) for i, s in enumerate(found) if i not in used]
+            best = min(d, default=(99.0, -1))
+            if best[0] < 8.0:
+                used.add(best[1])
+                errors.append(best[0])
+            else:
+                missed += 1
+        false += len(found) - len(used)
+    return np.array(errors), missed, false, total
+
+
+def test_generated_stills_stones_found_within_2_mm():
+    """Typical generated scenes: most stones found, the typical one within 2 mm."""
+    errors, missed, false, total = _generated(SEEDS)
+    assert total >= 40
+    assert len(errors) >= 0.8 * total
+    assert np.median(errors) < 1.5 and np.mean(errors <= 2.0) >= 0.7
+    assert false <= 0.15 * total
+
+
+def test_generated_low_contrast_stones_found():
+    """Every stone drawn close to the board's own colour: the weak spot (see
+    docs/vision/detection.md); most are still found, the typical one within 2 mm."""
+    errors, missed, false, total = _generated(SEEDS, close_colour_p=1.0)
+    assert total >= 40
+    assert len(errors) >= 0.65 * total
+    assert np.median(errors) < 2.0
+    assert false <= 0.25 * total
+
+
+@pytest.mark.parametrize(
+    "frame, message",
+    [(np.zeros((480, 640), np.uint8), "8-bit BGR"), (np.zeros((480, 640, 3), np.float32), "8-bit BGR"),
+     (np.zeros((10, 10, 3), np.uint8), "too small"), ("frame.png", "numpy image")],
+)
+def test_a_bad_frame_is_named(frame, message):
+    board = find_board(draw_scene().image, SIZE)
+    with pytest.raises(FrameError, match=message):
+        detect_stones(frame, board)
+
+
+def test_an_ignore_mask_of_the_wrong_size_is_named():
+    scene = draw_scene()
+    with pytest.raises(FrameError, match="ignore_mask"):
+        detect_stones(scene.image, find_board(scene.image, SIZE), ignore_mask=np.zeros((10, 10), np.uint8))
+
+
+def test_stones_at_rest_in_a_video_written_and_read_by_opencv(tmp_path):
+    """The analyzer's path: a generated drop, through an OpenCV video file and back; the settled
+    last frame's stones are found where the truth has them."""
+    clip = generate_clip("drop", 1)
+    clip.write(str(tmp_path / "drop.mp4"), str(tmp_path / "drop.json"))
+    cap = cv2.VideoCapture(str(tmp_path / "drop.mp4"))
+    frames = []
+    ok, frame = cap.read()
+    while ok:
+        frames.append(frame)
+        ok, frame = cap.read()
+    truth = clip.truth
+    board = find_board(frames[0], tuple(truth["board"]["size_mm"]))
+    last = frames[-1]
+    found = detect_stones(last, board, ignore_mask=hand_mask(last, board))
+    stones = truth["truth"]["frames"][len(frames) - 1]
+    assert len(found) == len(stones)
+    for t in stones:
+        assert error(nearest(found, t["x_mm"], t["y_mm"]), t["x_mm"], t["y_mm"]) < 2.0
