@@ -3,7 +3,8 @@
 For each game and each of its ``sample_setups`` (or only the default with --default-only),
 random legal playouts (bots and chance sampled with a seeded RNG, each capped at --max-steps
 actions) run for about --seconds. Printed: playouts per second, actions per second and the
-cost of one action. So the figures compare across machines, the same run measures a
+cost of one action, in CPU time (so other processes on the machine count less). So the
+figures compare across machines, the same run measures a
 baseline on the very same actions: writing each action in notation and parsing it back
 (plain Python work with no rules in it). "x base" is an action's cost in those units.
 
@@ -36,10 +37,10 @@ def setup_name(opts: dict) -> str:
 
 def notation_round_trip(game, actions) -> float:
     """Seconds per action to write it in notation and parse it back: the baseline unit."""
-    began = time.perf_counter()
+    began = time.process_time()
     for action in actions:
         game.parse(action.notation())
-    return (time.perf_counter() - began) / max(1, len(actions))
+    return (time.process_time() - began) / max(1, len(actions))
 
 
 def measure(gid: str, n: int, opts: dict, seconds: float, max_steps: int) -> dict:
@@ -48,7 +49,7 @@ def measure(gid: str, n: int, opts: dict, seconds: float, max_steps: int) -> dic
     start = game.new(players_for(cls, n))
     playouts = actions = finished = 0
     sample = []
-    began = time.perf_counter()
+    began = time.process_time()
     while True:
         final, done = playout(start, random.Random(playouts), max_steps)
         playouts += 1
@@ -56,10 +57,10 @@ def measure(gid: str, n: int, opts: dict, seconds: float, max_steps: int) -> dic
         finished += final.is_over
         if len(sample) < 5000:
             sample.extend(done[: 5000 - len(sample)])
-        elapsed = time.perf_counter() - began
+        elapsed = time.process_time() - began
         if elapsed >= seconds:
             break
-    base = min(notation_round_trip(game, sample) for _ in range(3))
+    base = min(notation_round_trip(game, sample) for _ in range(5))
     per_action = elapsed / max(1, actions)
     return {
         "game": gid,

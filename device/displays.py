@@ -94,7 +94,9 @@ class GifDisplay:
 
     luma.emulator writes the GIF at interpreter exit; the demo wants the file at once to
     report it, so the exit hook is replaced by an explicit close. A long game would make a
-    huge GIF: past ``max_frames`` only the latest image is kept, and it ends the animation.
+    huge GIF: past ``max_frames`` every other kept frame is dropped and only every 2nd, 4th,
+    ... new one is kept, so the GIF stays a time-lapse of the whole game, ending on its last
+    image.
     """
 
     def __init__(self, path: str | Path, width: int = 128, height: int = 64, rotate: int = 0,
@@ -107,14 +109,20 @@ class GifDisplay:
         atexit.unregister(self.device.write_animation)
         self.max_frames = max_frames
         self.frames = 0
+        self._stride = 1
         self._latest = None
 
     def display(self, image) -> None:
         self.frames += 1
-        if self.max_frames is None or self.frames < self.max_frames:
-            self.device.display(image)
-        else:
+        if (self.frames - 1) % self._stride:
             self._latest = image
+            return
+        self._latest = None
+        self.device.display(image)
+        kept = self.device._images
+        if self.max_frames and len(kept) >= self.max_frames:
+            kept[:] = kept[::2]
+            self._stride *= 2
 
     def __getattr__(self, name):
         return getattr(self.device, name)

@@ -21,7 +21,7 @@ _PRINTABLE = [chr(c) for c in range(32, 127)]
 @cache
 def font() -> ImageFont.ImageFont:
     """The 6x10 font, loaded once from the package data."""
-    ref = resources.files("device") / "fonts" / "misc-fixed-6x10.pil"
+    ref = resources.files("device.fonts") / "misc-fixed-6x10.pil"
     with resources.as_file(ref) as path:
         return ImageFont.load(str(path))
 

@@ -195,6 +195,17 @@ class RoccaController(ListController):
             return REDRAW
         return super().on_key(key, state)
 
+    def lines(self, state: State) -> list[str]:
+        if not state.is_chance or not self.options:
+            return super().lines(state)
+        if any(a.notation().startswith("drop ") for a in self.options):
+            hint = "splashed? 0-9 yes=0"
+        elif all(a.notation() != "pass" for a in self.options):
+            hint = "which foul? ok=this"
+        else:
+            hint = "yes=clean no=foul"
+        return [hint, f">{self.selected.notation()}"]
+
     def number(self, n: int, state: State) -> Intent:
         drops = [a for a in choices(state) if a.notation().startswith("drop ") and a.notation().endswith(f"/{n}")]
         if drops:

@@ -30,6 +30,7 @@ class View:
     last_action: str = ""
     last_actor: str = ""
     roll: str = ""
+    """The last chance outcome in notation ("roll 4", "drop 5/1"), shown as it is."""
     last_event: str = ""
     announcement: str = ""
     refusals: dict[int | None, str] = field(default_factory=dict)
@@ -64,7 +65,7 @@ def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 
     name = st.players[seat]
     mine = st.to_move == seat and not st.is_over
     head = f"{name}: your go" if mine else f"{name}: {mover_text(st)}"
-    lines = [head, score_text(st) or (f"roll: {view.roll}" if view.roll else "")]
+    lines = [head, score_text(st) or view.roll]
     if mine or st.is_chance and view.selection:  # anyone may enter an outcome
         lines += view.selection or ["", ""]
     else:
@@ -86,7 +87,7 @@ def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 
 def table_lines(view: View, width_chars: int = 21, height_rows: int = 6) -> tuple[list[str], int]:
     """The table's screen: the game, whose turn, the roll, the score, the last action and event."""
     st = view.state
-    lines = [view.title, mover_text(st), f"roll: {view.roll}" if view.roll else "", score_text(st)]
+    lines = [view.title, mover_text(st), view.roll, score_text(st)]
     if st.is_over and st.result:
         tail = wrap(st.result.text, width_chars)
         inverted = 0

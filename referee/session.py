@@ -4,6 +4,20 @@ Device threads only post ``InputEvent``s; this loop is the single consumer, so t
 journal and the displays change in one place and one order: an action is checked by the
 engine, written to the journal (on disk), and only then shown. A power cut between the two
 loses nothing a player saw; the next start replays the journal to the same state.
+
+The events the loop understands (``device.events.InputEvent``):
+
+- ``press`` / ``repeat`` / ``hold`` with ``key`` a button role and ``seat`` the seat's name
+  (None: whoever is to move, as the keyboard does). Arrows repeat; holding ``back`` is undo.
+- ``dice`` with ``value`` a number: a die read by a camera or typed on a serial panel.
+- ``proposal`` with ``value`` an action's notation: the vision judge's verdict (Rocca). It is
+  shown on every display and waits: ``yes``/``ok`` on any panel accepts it, ``no``/``back``
+  overrules it, and the outcome can then be entered by hand.
+- ``timer`` with ``value`` an action's notation: applied if the game lists it among its
+  external actions now (Rocketball's reversal; see ``referee.timers``).
+- ``health`` from a serial panel, ``value.state`` "lost", "silent" or "connected": shown on
+  the displays as the last event.
+- ``quit``: stop the loop (the game stays in the journal, unfinished).
 """
 
 from __future__ import annotations
@@ -21,7 +35,7 @@ from engines.core.state import Action, Event, Game, State
 from .boards import PICTURES
 from .controllers import ARROWS, ListController, controller_for
 from .dice import seeded_rng, virtual_roll
-from .journal import GameRow, Journal
+from .journal import GameRow, Journal, JournalError
 from .screens import View, draw, seat_lines, table_lines
 
 ANNOUNCE = frozenset({
@@ -67,8 +81,15 @@ class Session:
         self.view = View(self.game.title, self.state)
         self.pending: Action | None = None
         for entry in journal.actions(row.id):  # resume: replay what the journal holds
-            self._advance_state(self.game.parse(entry.notation))
+            try:
+                self._advance_state(self.game.parse(entry.notation))
+            except IllegalAction as exc:
+                raise JournalError(
+                    f"game {row.id} of the journal does not replay at entry {entry.seq} "
+                    f"({entry.notation!r}: {exc}); keep the file and start afresh with --new") from None
         self.seq = journal.next_seq(row.id)
+        if self.state.is_over and row.finished is None:  # cut off between the last action and its end
+            journal.finish(row.id, self.state.result.text if self.state.result else "over")
         self.controller = controller or controller_for(row.game)
         self.controller.reset(self.state)
         self._sync_selection()
@@ -96,7 +117,12 @@ class Session:
         new, events = outcome or before.apply(action)
         self.history.append((before, action))
         self.state = new
-        actor = "chance" if before.is_chance else before.players[before.to_move] if before.to_move is not None else "referee"
+        if action in before.external_actions():
+            actor = "timer"
+        elif before.is_chance:
+            actor = "chance"
+        else:
+            actor = before.players[before.to_move]
         v = self.view
         v.state, v.last_action, v.last_actor = new, action.notation(), actor
         if before.is_chance:
@@ -140,8 +166,12 @@ class Session:
         before, action = self.history[-1]
         if before.is_chance:
             return self.refuse(seat, f"{action.notation()} is revealed; no undo")
+        if action in before.external_actions():
+            return self.refuse(seat, f"the timer's {action.notation()} stands")
         if before.to_move in self.bots:
             return self.refuse(seat, "the last move was the referee's bot")
+        if seat is not None and seat != before.to_move:
+            return self.refuse(seat, f"only {before.players[before.to_move]} can take it back")
         self.seq = self.journal.undo(self.row.id) + 1
         self.history.pop()
         self.state = before
@@ -201,10 +231,15 @@ class Session:
         seat = self.seat_index(ev.seat)
         if seat == -1 or self.state.is_over and ev.kind != "timer":
             return True
-        if ev.kind == "timer":
+        if ev.kind == "health":
+            self._health(ev)
+        elif ev.kind == "timer":
             self._external(ev.value)
         elif ev.kind == "dice":
-            self._apply_intent(self.controller.number(int(ev.value), self.state), seat)
+            if isinstance(ev.value, int) and not isinstance(ev.value, bool):
+                self._apply_intent(self.controller.number(ev.value, self.state), seat)
+            else:
+                self.refuse(seat, f"a die reading must be a number, not {ev.value!r}")
         elif ev.kind == "proposal":
             self._propose(ev.value)
         elif ev.kind in ("press", "hold", "repeat"):
@@ -264,6 +299,15 @@ class Session:
             self.refuse(None, f"'{notation}': {exc}")
             return None
 
+    def _health(self, ev) -> None:
+        """A panel was lost or came back: say so on the displays, so nobody presses in vain."""
+        state = getattr(ev.value, "state", ev.value)
+        if state not in ("connected", "lost", "silent"):
+            return
+        self.view.last_event = f"{ev.seat or 'table'} panel {state}"
+        self.echo(f"  * {self.view.last_event}")
+        self.redraw()
+
     def _external(self, notation: str) -> None:
         """A timer rang: apply its action if the game lists it now."""
         action = self._parse(notation)
@@ -290,7 +334,8 @@ class Session:
             extra, text_px = None, device.width
             if picture and device.width >= 128:
                 text_px = device.width - picture.width
-                cursor = getattr(self.controller, "cursor", None) if seat == self.state.to_move else None
+                mine = seat is not None and seat == self.state.to_move
+                cursor = getattr(self.controller, "cursor", None) if mine else None
                 extra = partial(picture.paint, state=self.state, x0=text_px + 2, cursor=cursor)
             w, h = text_px // CELL_W, device.height // CELL_H
             if seat is None:

@@ -7,6 +7,7 @@ exercises the same session code as the real one.
 
 from __future__ import annotations
 
+import queue
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,7 @@ from device.buzzer import Buzzer
 from device.displays import GifDisplay, memory_display, open_oled, png_display, window_display
 from device.events import InputEvent
 
-from .config import ConfigError, TableConfig
+from .config import ButtonTiming, ConfigError, SeatConfig, TableConfig
 from .session import Table
 
 SIM_OUTPUTS = ("gif", "png", "window", "memory")
@@ -36,17 +37,18 @@ class Wiring:
         self.closers.clear()
 
 
-def wire_config(config: TableConfig, post: Callable[[InputEvent], None], pin_factory=None,
+def wire_config(config: TableConfig, events: queue.Queue[InputEvent], pin_factory=None,
                 display_factory: Callable[..., object] = open_oled) -> Wiring:
-    """Open every button panel, display and the buzzer a config names (on the Pi)."""
+    """Open every button panel, display and the buzzer a config names (on the Pi); every input
+    device posts to ``events``."""
     wiring = Wiring(Table())
     names = config.seat_names
+    t = config.timing
     for seat in config.seats:
         if seat.serial:
-            raise ConfigError(f"seat {seat.name}: serial panels are not wired by this build yet")
+            wiring.closers.append(_serial_panel(seat, events, t))
         if seat.buttons:
-            t = config.timing
-            panel = ButtonPanel(seat.name, seat.buttons, post, t.hold_time, t.repeat_interval,
+            panel = ButtonPanel(seat.name, seat.buttons, events.put, t.hold_time, t.repeat_interval,
                                 t.bounce_time, pin_factory=pin_factory)
             wiring.closers.append(panel.close)
     for d in config.displays:
@@ -62,6 +64,20 @@ def wire_config(config: TableConfig, post: Callable[[InputEvent], None], pin_fac
         wiring.table.buzzer = buzzer
         wiring.closers.append(buzzer.close)
     return wiring
+
+
+def _serial_panel(seat: SeatConfig, events: queue.Queue[InputEvent], timing: ButtonTiming) -> Callable[[], None]:
+    """Start the serial panel driver (device/panel.py, its own issue) for a seat; returns its stop."""
+    try:
+        from device.panel import PanelDriver, by_id_path
+    except ImportError:
+        raise ConfigError(f"seat {seat.name}: serial panels need the panel driver (device/panel.py), "
+                          "which this installation lacks") from None
+    assert seat.serial is not None
+    path = seat.serial.port or by_id_path(seat.serial.serial_number or "")
+    driver = PanelDriver(path, events, seat.name, hold_time=timing.hold_time,
+                         repeat_interval=timing.repeat_interval)
+    return driver.start().stop
 
 
 def wire_sim(players: list[str], output: str = "gif", directory: str | Path = ".",

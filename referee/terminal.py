@@ -139,13 +139,14 @@ class TerminalGame:
 
 
 def list_moves(state: State) -> str:
-    """The legal actions, wrapped to the terminal, then the ones the referee may apply."""
+    """The legal actions, wrapped to the terminal, their count, then the ones the referee may
+    apply at any time (its timer)."""
     legal = [a.notation() for a in state.legal_actions()]
-    lines = [f"  {len(legal)} legal action(s):",
-             textwrap.fill(", ".join(legal), width=78, initial_indent="  ", subsequent_indent="  ")]
+    lines = [textwrap.fill(", ".join(legal), width=78, initial_indent="  ", subsequent_indent="  "),
+             f"  {len(legal)} legal action(s): type one, or 'help'"]
     external = [a.notation() for a in state.external_actions()]
     if external:
-        lines.append(f"  at any moment (the referee's timer): {', '.join(external)}")
+        lines.append(f"  at any time: {', '.join(external)} (the referee's timer)")
     return "\n".join(lines)
 
 

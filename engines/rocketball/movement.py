@@ -127,7 +127,7 @@ def chip_roll(t: Turn, value: int) -> None:
         else:
             t.board[ball.square] = None
             t.removed = t.removed.add(Kind.BARRICADE)
-            t.say("barricade", f"{t.ball_name(i)} blasts the barricade on {where} to bits")
+            t.say("barricade", f"{t.ball_name(i)} smashes the barricade on {where}")
     t.balls[i] = dataclasses.replace(ball, facing=facing)
 
 

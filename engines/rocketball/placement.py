@@ -79,7 +79,7 @@ def rotation_problem(
     if square in balls:
         return f"the chip on {name(square)} is under the rocketball and may not be rotated"
     if square in forbidden:
-        return f"the chip on {name(square)} may not be rotated now (rotated by the other player last turn, or placed this turn)"
+        return f"the chip on {name(square)} may not be turned now: the other player just turned it, or it was laid this round"
     return None
 
 

@@ -21,16 +21,16 @@ from referee.table import wire_sim
 
 @dataclass(frozen=True)
 class DemoPart:
-    """One stop of the tour: ``run(out_dir, seed, max_actions)`` plays it and returns the lines
-    of its summary (what happened, which files it wrote)."""
+    """One stop of the tour: ``run(out_dir, seed, max_actions, seconds)`` plays it within about
+    ``seconds`` and returns the lines of its summary (what happened, which files it wrote)."""
 
     name: str
-    run: Callable[[Path, int, int], list[str]]
+    run: Callable[[Path, int, int, float], list[str]]
 
 
 def game_part(game_id: str) -> DemoPart:
-    def run(out: Path, seed: int, max_actions: int) -> list[str]:
-        return play_game(game_id, out, seed, max_actions)
+    def run(out: Path, seed: int, max_actions: int, seconds: float) -> list[str]:
+        return play_game(game_id, out, seed, max_actions, seconds)
     return DemoPart(game_id, run)
 
 
@@ -42,7 +42,7 @@ def demo_players(game_id: str) -> list[str]:
     return names[: max(cls.min_players, min(4, cls.max_players))]
 
 
-def play_game(game_id: str, out: Path, seed: int, max_actions: int) -> list[str]:
+def play_game(game_id: str, out: Path, seed: int, max_actions: int, seconds: float = 20.0) -> list[str]:
     """Bots on every seat, through the session: each accepted action is journaled, then drawn."""
     started = time.monotonic()
     players = demo_players(game_id)
@@ -52,7 +52,10 @@ def play_game(game_id: str, out: Path, seed: int, max_actions: int) -> list[str]
         session = Session.open(journal, game_id, players, seed=seed, resume=False,
                                table=wiring.table, bots=range(len(players)))
         session.redraw()
-        session.advance(limit=max_actions)
+        played = 0
+        while (not session.state.is_over and played < max_actions
+               and time.monotonic() - started < seconds):
+            played += session.advance(limit=min(200, max_actions - played))
         final = session.state
         row = session.row.id
         actions = len(journal.actions(row))
@@ -61,8 +64,8 @@ def play_game(game_id: str, out: Path, seed: int, max_actions: int) -> list[str]
     finally:
         wiring.close()
         journal.close()
-    verdict = final.result.text if final.result else f"stopped after {max_actions} actions"
-    lines = [f"{game_id}: {verdict} ({actions} actions, {time.monotonic() - started:.1f} s)",
+    verdict = final.result.text if final.result else f"stopped unfinished after {actions} actions"
+    lines = [f"demo: {game_id}: {verdict} ({actions} actions, {time.monotonic() - started:.1f} s)",
              f"  record {record_path}"]
     for path in wiring.files:
         lines.append(f"  {path} ({path.stat().st_size // 1024} KiB)")
@@ -87,7 +90,11 @@ DEMO_PARTS: list[DemoPart] = [game_part(gid) for gid in installed_games()]
 def register(sub) -> None:
     p = sub.add_parser("demo", help="a self-playing tour on the simulated table")
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--max-actions", type=int, default=1500, help="stop a game after this many actions")
+    # random bots make Rocketball games of any length, from ten actions to tens of thousands;
+    # with this seed the session's bots play a whole game in about 2500, and the cap keeps
+    # any other seed within the tour's two minutes
+    p.add_argument("--max-actions", type=int, default=5000, help="stop a game after this many actions")
+    p.add_argument("--seconds", type=float, default=20.0, help="stop a game after about this long")
     p.add_argument("--out", default="tabletop-demo", help="directory for the GIFs, records and journals")
     p.add_argument("--quiet", action="store_true", help="only the summary")
     p.set_defaults(run=run)
@@ -101,7 +108,7 @@ def run(args) -> int:
     for part in DEMO_PARTS:
         if not args.quiet:
             print(f"demo: {part.name} ...", flush=True)
-        summary += part.run(out, args.seed, args.max_actions)
+        summary += part.run(out, args.seed, args.max_actions, args.seconds)
     print(f"demo: {len(DEMO_PARTS)} parts in {time.monotonic() - started:.1f} s, written to {out}/")
     for line in summary:
         print(line)

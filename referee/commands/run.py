@@ -10,8 +10,12 @@ import queue
 import sys
 from pathlib import Path
 
+from gpiozero.exc import GPIOZeroError
+from luma.core.error import Error as LumaError
+
 from device.events import InputEvent
 from device.keyboard import HELP, KeyboardInput
+from device.script import ScriptError, parse_script, post_all
 from engines.core import IllegalAction, OptionError
 from engines.core.registry import game_class, game_ids
 from referee.cli import UserError
@@ -40,11 +44,17 @@ def register(sub) -> None:
     p.add_argument("--new", action="store_true", help="abandon an unfinished game and start afresh")
     p.add_argument("--out", default="tabletop-sim", help="--sim: where the emulated displays write")
     p.add_argument("--output", choices=SIM_OUTPUTS, default="gif", help="--sim: how displays are emulated")
+    p.add_argument("--script", metavar="PRESSES",
+                   help="button presses to play first, e.g. 'north:right*2 north:ok table:4'")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     events: queue.Queue[InputEvent] = queue.Queue()
+    try:
+        scripted = parse_script(args.script or "")
+    except ScriptError as exc:
+        raise UserError(f"--script: {exc}") from None
     config = None
     if args.config:
         try:
@@ -68,7 +78,11 @@ def run(args) -> int:
         if args.new and (old := journal.unfinished(game_id)):
             journal.abandon(old.id)
         if config:
-            wiring = wire_config(config, events.put)
+            try:
+                wiring = wire_config(config, events)
+            except (GPIOZeroError, LumaError, OSError) as exc:
+                raise UserError(f"cannot open the table's devices: {exc} "
+                                "(not on the Pi? `tabletop run --sim` simulates the table)") from None
         else:
             wiring = wire_sim(players, args.output, args.out)
         session = Session.open(journal, game_id, players, options, seed, table=wiring.table,
@@ -81,6 +95,7 @@ def run(args) -> int:
     print(f"{session.game.title}: {', '.join(row.players)} (journal {journal_path}, game {row.id})")
     if session.resumed_actions:
         print(f"resumed after {session.resumed_actions} actions: {mover_text(session.state)}")
+    post_all(scripted, events.put)
     if args.sim:
         print(HELP)
         KeyboardInput(events.put, sys.stdin).start()

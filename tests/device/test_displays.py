@@ -37,3 +37,18 @@ def test_the_memory_display_keeps_the_last_image_and_honours_rotation():
     dev.display(frame("upside down"))
     upright = dev.image.rotate(180)
     assert read_lines(upright)[0] == "upside down"
+
+
+def test_a_long_game_becomes_a_time_lapse_gif_that_ends_on_the_last_screen(tmp_path):
+    gif = GifDisplay(tmp_path / "long.gif", max_frames=20)
+    for n in range(500):
+        gif.display(frame(f"action {n}"))
+    gif.close()
+    with Image.open(tmp_path / "long.gif") as im:
+        assert 10 <= im.n_frames <= 21
+        shown = []
+        for i in range(im.n_frames):
+            im.seek(i)
+            shown.append(int(read_lines(im.convert("1"))[0].split()[1]))
+    assert shown[0] == 0 and shown[-1] == 499
+    assert shown == sorted(shown) and shown[-2] > 400  # evenly spread over the whole game

@@ -48,9 +48,22 @@ def test_the_demo_plays_every_game_and_reports_the_files_it_wrote(tmp_path):
     out = tabletop("demo", "--quiet", "--max-actions", "60", "--out", "tour", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     for game in ("rocketball", "rocca"):
-        assert f"\n{game}: " in out.stdout
+        assert f"\ndemo: {game}: " in out.stdout
         gifs = list((tmp_path / "tour").glob(f"{game}-*.gif"))
         assert len(gifs) >= 3 and f"tour/{game}-table.gif" in out.stdout
         assert (tmp_path / "tour" / f"{game}.jsonl").exists()
     replayed = tabletop("replay", "tour/rocca.jsonl", cwd=tmp_path)
     assert replayed.returncode == 0
+
+
+def test_run_plays_scripted_presses_from_named_seats(tmp_path):
+    """Rocca, "Dropping pieces" then "Clearing the board": scripted panel presses of three seats."""
+    out = tabletop("run", "--sim", "--game", "rocca", "--players", "a,b,c", "--output", "memory",
+                   "--script", "a:1 b:ok a:ok b:yes", stdin="x\n", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "chance: drop 2/1" in lines                    # a pressed 1: one piece splashed
+    assert "  not allowed: it is a's turn" in lines       # b's ok refused
+    assert "a: clear" in lines and "chance: pass" in lines  # a clears, b reports it clean
+    bad = tabletop("run", "--sim", "--game", "rocca", "--script", "a1", cwd=tmp_path)
+    assert bad.returncode == 1 and "--script: 'a1': write seat:key" in bad.stderr

@@ -30,7 +30,8 @@ def text(displays, seat, width=None):
 
 
 def test_rocketball_cursor_walks_the_board_and_ok_lists_that_squares_moves(tmp_path):
-    """Rocketball: on a turn a player places a vortex on an empty square facing a chosen way."""
+    """Rocketball, "Play" step 2: the windbag's holder places a vortex chip on the field; the
+    panel reaches it by walking the cursor to a square and picking among that square's moves."""
     s, displays = open_session(tmp_path, "rocketball", ["north", "south"])
     mover = s.state.to_move
     s.controller.cursor = (0, 1)
@@ -67,21 +68,27 @@ def rocca(tmp_path):
 
 
 def test_rocca_is_never_rolled_by_the_referee_and_a_number_counts_the_splash(rocca):
-    """Rocca: the drop is physical; pieces falling off the board (a splash) are set aside."""
+    """Rocca, "Dropping pieces": the drop happens in the hand, not in the engine, and pieces that
+    fall off the board are a splash; the referee waits to be told how many."""
     s, displays = rocca
     assert s.state.is_chance and not s.history  # the referee waits for the drop
+    assert text(displays, 0)[2] == "splashed? 0-9 yes=0"
     press(s, "1")
     assert s.history[-1][1].notation().endswith("/1")
     assert text(displays, 0)[0] == "ana: your go"
 
 
 def test_rocca_yes_reports_a_clean_shot_and_no_lists_the_fouls(rocca):
+    """Rocca, "Fouls": after a shot a person says it passed (yes) or picks the foul (no, then
+    the list); the turn then passes to the next player, who drops."""
     s, displays = rocca
     press(s, "yes")                    # the drop: nothing splashed
     press(s, "ok", seat="ana")         # shoot
     assert s.state.is_chance
+    assert text(displays, 0)[2:4] == ["yes=clean no=foul", ">pass"]
     press(s, "no", seat="ana")
-    assert text(displays, 0)[2].startswith(">foul")
+    assert text(displays, 0)[2] == "which foul? ok=this"
+    assert text(displays, 0)[3].startswith(">foul")
     press(s, "ok", seat="ana")
     assert s.history[-1][1].notation().startswith("foul")
     assert text(displays, 1)[0] == "ben: enter outcome"  # ben's turn starts with his drop
@@ -89,7 +96,8 @@ def test_rocca_yes_reports_a_clean_shot_and_no_lists_the_fouls(rocca):
 
 
 def test_rocca_the_judges_verdict_is_confirmed_or_overruled_on_a_panel(rocca):
-    """Rocca: a foul ends the turn; the vision judge's call needs a person's yes."""
+    """Rocca, "Fouls": a foul ends the turn. The vision judge's call is only a proposal until a
+    person says yes; a no overrules it and the shot is still to be reported."""
     s, displays = rocca
     press(s, "yes")
     press(s, "ok", seat="ana")
@@ -107,7 +115,8 @@ def lit(displays, seat, x, y):
 
 
 def test_rocketball_board_picture_shows_the_ball_and_only_the_movers_cursor(tmp_path):
-    """Rocketball: the ball sits on one square of the 7x11 field; the seat to move sees its cursor."""
+    """Rocketball field (RULINGS: 7 columns by 11 rows, goals beyond the middle three columns):
+    the ball is drawn on its square; only the seat to move sees its cursor."""
     from engines.rocketball.board import COLS
 
     s, displays = open_session(tmp_path, "rocketball", ["north", "south"])
@@ -120,6 +129,7 @@ def test_rocketball_board_picture_shows_the_ball_and_only_the_movers_cursor(tmp_
     frame_corner = (x0 + 1 * 5 - 1, y0 + 5 * 5 - 1)
     assert lit(displays, mover, *frame_corner)
     assert not lit(displays, other, *frame_corner)
+    assert not lit(displays, None, *frame_corner)  # the table shows the board, no cursor
 
 
 def test_rocketball_timed_tug_of_war_the_referees_timer_reverses_the_goals_with_a_banner(tmp_path):
@@ -146,3 +156,7 @@ def test_rocketball_timed_tug_of_war_the_referees_timer_reverses_the_goals_with_
     assert [e.notation for e in s.journal.actions(s.row.id)][-1] == "reverse"
     banner = " ".join(text(displays, None, 90)[4:])
     assert banner and banner == " ".join(text(displays, 0, 90)[4:])
+    assert s.view.last_actor == "timer"
+    s.handle(InputEvent("test", "press", "undo"))  # a player cannot take back the timer
+    assert s.state.reversed != before
+    assert "the timer's reverse" in " ".join(text(displays, s.state.to_move, 90)[4:])

@@ -77,7 +77,8 @@ def test_sigkill_at_random_points_then_restart_gives_the_same_game(tmp_path):
     else:
         raise AssertionError("the referee never finished")
     row, record, _ = journal_game(killed)
-    assert kills >= 3 and all(0 < n < len(expected.actions) for n in progress)
+    # killed mid-game at least twice (a kill may also land after the last action was written)
+    assert kills >= 3 and sum(0 < n < len(expected.actions) for n in progress) >= 2
     assert row.finished is not None and row.result == replay(expected).final.result.text
     assert record.actions == expected.actions
     assert replay(record).final == replay(expected).final

@@ -101,6 +101,6 @@ def test_the_terminal_state_is_the_replayed_state(tmp_path, options):
     assert again == final and again.to_json() == final.to_json()
 
 
-def test_the_demo_runs_to_its_end(monkeypatch, capsys):
-    status, out, _ = run_cli(monkeypatch, capsys, ["demo", "--quiet"], [])
+def test_the_demo_runs_to_its_end(monkeypatch, capsys, tmp_path):
+    status, out, _ = run_cli(monkeypatch, capsys, ["demo", "--quiet", "--out", str(tmp_path)], [])
     assert status == 0 and "demo: rocketball:" in out and "wins" in out

@@ -44,7 +44,7 @@ def test_the_seat_to_move_sees_its_choice_and_the_others_see_whose_turn(table):
     assert table.screen(0)[2] == ">roll"
     assert table.screen(1)[0] == "bob: ann to move"
     roll = journal_actions(table)[0]  # the referee rolled the first die itself
-    assert table.screen(None)[:3] == ["Pig", "ann to move", f"roll: {roll}"]
+    assert table.screen(None)[:3] == ["Pig", "ann to move", roll]
 
 
 def test_arrow_then_ok_applies_the_shown_action_journals_it_and_updates_every_display(table):
@@ -89,7 +89,7 @@ def test_panel_dice_a_pressed_number_is_the_roll_and_an_impossible_one_is_refuse
     assert " ".join(t.screen(0)[4:]) == "no: 7 is not a possible outcome here"
     t.press("ann", "4")
     assert journal_actions(t) == ["die 4"]
-    assert t.screen(None)[2] == "roll: die 4"
+    assert t.screen(None)[2] == "die 4"
     assert t.screen(0)[0] == "ann: your go"
 
 
@@ -108,6 +108,11 @@ def test_holding_back_undoes_a_decision_but_never_a_revealed_roll(panel_table, f
     assert journal_actions(t) == ["die 4"]
     assert t.screen(0)[0] == "ann: your go"
     assert "ann took back roll" in " ".join(t.screen(None))
+    t.press("ann", "ok")  # roll again, then bob tries to take it back: not his move
+    t.session.handle(InputEvent("script", "press", "undo", seat="bob"))
+    assert journal_actions(t) == ["die 4", "roll"]
+    assert " ".join(t.screen(1)[4:]).strip() == "no: only ann can take it back"
+    t.session.handle(InputEvent("script", "press", "undo", seat="ann"))
     t.session.handle(InputEvent("script", "press", "undo", seat="ann"))
     assert journal_actions(t) == ["die 4"]
     assert " ".join(t.screen(0)[4:]) == "no: die 4 is revealed; no undo"
@@ -151,3 +156,93 @@ def test_the_journal_exports_a_record_that_replays_to_the_same_state(table):
     record = table.journal.record(table.session.row.id)
     assert record.header.game == "pig" and record.header.seed == 5
     assert replay(record).final == table.session.state
+
+
+def test_a_game_cut_off_after_its_last_action_is_closed_on_restart(tmp_path):
+    """The power went between the winning action's write and the end of the game: the restart
+    shows the result and the journal no longer offers the game for resuming."""
+    import random
+
+    from engines.core.bots import playout
+    from engines.core.registry import load
+    from referee.journal import Journal
+    from referee.session import Session
+
+    game = load("pig", {"target": 10})
+    final, actions = playout(game.new(), random.Random(3))
+    journal = Journal(tmp_path / "j.sqlite")
+    row = journal.start_game("pig", "test", {"target": 10}, list(final.players), 1)
+    for a in actions:
+        journal.append(row.id, a.notation(), False)
+    assert journal.unfinished("pig") is not None
+    session = Session.open(journal, "pig")
+    assert session.state == final and session.state.is_over
+    assert journal.unfinished("pig") is None
+    assert journal.game(row.id).result == final.result.text
+
+
+def test_a_journal_that_no_longer_replays_is_reported_with_its_entry_and_kept(tmp_path):
+    import pytest
+
+    from referee.journal import Journal, JournalError
+    from referee.session import Session
+
+    journal = Journal(tmp_path / "j.sqlite")
+    row = journal.start_game("pig", "test", {"target": 20}, ["ann", "bob"], 1)
+    journal.append(row.id, "die 3", True)
+    journal.append(row.id, "die 5", True)  # not possible: ann must decide first
+    with pytest.raises(JournalError, match=r"does not replay at entry 2 \('die 5'"):
+        Session.open(journal, "pig")
+    assert [e.notation for e in journal.actions(row.id)] == ["die 3", "die 5"]  # nothing lost
+
+
+def test_every_action_is_on_disk_before_any_display_shows_it(tmp_path):
+    """Each time a display changes, a second connection to the journal file already holds every
+    action the session has applied: a power cut can never lose something a player saw."""
+    from device.displays import memory_display
+    from referee.journal import Journal
+    from referee.session import Session, Table
+
+    path = tmp_path / "j.sqlite"
+    checks = []
+
+    class Watching:
+        def __init__(self):
+            self.device = memory_display()
+
+        def display(self, image):
+            reader = Journal(path)
+            on_disk = len(reader.actions(session.row.id))
+            reader.close()
+            checks.append(on_disk == len(session.history))
+            self.device.display(image)
+
+        def __getattr__(self, name):
+            return getattr(self.device, name)
+
+    journal = Journal(path)
+    session = Session.open(journal, "pig", options={"target": 100}, seed=2, bots=(0, 1),
+                           table=Table({None: [Watching()]}))
+    session.advance(limit=40)
+    journal.close()
+    assert len(checks) == 40 and all(checks)
+
+
+def test_a_lost_serial_panel_is_shown_on_the_displays(table):
+    from device.events import InputEvent
+
+    table.session.handle(InputEvent("panel:ann", "health", seat="ann", value="lost"))
+    assert "ann panel lost" in table.screen(None)
+    table.session.handle(InputEvent("panel:ann", "health", seat="ann", value="connected"))
+    assert "ann panel connected" in table.screen(None)
+
+
+def test_a_die_reading_that_is_not_a_number_is_refused_without_harm(panel_table):
+    from device.events import InputEvent
+
+    t = panel_table
+    t.session.handle(InputEvent("camera", "dice", value="four"))
+    assert journal_actions(t) == []
+    assert "a die reading must be a number" in " ".join(t.screen(None))
+    t.session.handle(InputEvent("camera", "dice", value=4))
+    assert journal_actions(t) == ["die 4"]

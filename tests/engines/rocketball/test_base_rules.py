@@ -78,14 +78,14 @@ def test_the_rocketball_keeps_a_straight_line_over_empty_squares():
 
 
 def test_entering_the_north_goal_scores_for_south():
-    """A ball entering the North goal gives the South player a point."""
+    """Scoring: South gains a point when the ball goes into North's goal."""
     st, events = play(position(ball="d10 N"), "roll 3")
     assert st.score == (0, 1)
     assert "score" in kinds(events)
 
 
 def test_entering_the_south_goal_scores_for_north():
-    """A ball entering the South goal gives the North player a point."""
+    """Scoring: North gains a point when the ball goes into South's goal."""
     st, _ = play(position(ball="c2 S"), "roll 2")
     assert st.score == (1, 0)
 
@@ -105,7 +105,7 @@ def test_a_goal_resets_the_field_and_asks_for_a_new_start_roll():
     assert st.balls[0].facing is Dir.W and st.windbag == 1
 
 
-def test_the_first_player_with_two_points_wins():
+def test_reaching_two_points_wins_the_game():
     """"Winning": two points win the game, and nothing can be played after it."""
     st, _ = play(position(ball="d10 N", score=(1, 1)), "roll 2")
     assert st.is_over and st.result.winners == (1,)
@@ -202,7 +202,7 @@ def test_placing_takes_a_chip_out_of_the_windbag():
 
 
 def test_no_chip_may_be_placed_on_the_centre_square():
-    """Placing: never the center square of the field (here with the ball elsewhere)."""
+    """Placing: the middle square is always off limits (here with the ball elsewhere)."""
     st = act(ball="b2 N")
     with pytest.raises(IllegalAction, match="centre"):
         play(st, "place d6 N")
@@ -231,7 +231,7 @@ def test_instead_of_placing_a_player_rotates_a_chip_90_degrees(way, expected):
 
 
 def test_the_chip_under_the_rocketball_may_not_be_rotated():
-    """A chip in the same square as the rocketball may not be rotated."""
+    """Rotating: the chip the ball sits on is off limits."""
     st = act(ball="c4 N", chips={"c4": "vortex N"})
     with pytest.raises(IllegalAction, match="under the rocketball"):
         play(st, "rotate c4 cw")
@@ -239,9 +239,9 @@ def test_the_chip_under_the_rocketball_may_not_be_rotated():
 
 
 def test_the_chip_the_other_player_rotated_last_turn_may_not_be_rotated():
-    """A chip rotated by the other player on their last turn is off limits, for one turn."""
+    """Rotating: the opponent's latest rotation cannot be turned on the very next turn."""
     st = act(chips={"c4": "vortex N", "e4": "vortex S"}, last_rotated=(None, sq("c4")))
-    with pytest.raises(IllegalAction, match="rotated by the other player"):
+    with pytest.raises(IllegalAction, match="the other player just turned it"):
         play(st, "rotate c4 cw")
     assert st.rotatable() == [sq("e4")]
     assert "may not rotate: c4" in st.render()
@@ -263,7 +263,7 @@ def test_the_rotation_limit_lasts_one_turn():
 
 
 def test_with_nothing_to_rotate_the_player_must_place():
-    """"If there are no vortex chips to rotate, then you must place a chip instead."""
+    """"Rotating Vortex Chips": with no chip on the field that may turn, placing is compulsory."""
     st = act()
     assert all(isinstance(a, Place) for a in st.legal_actions())
     with pytest.raises(IllegalAction, match="no chip"):

@@ -38,8 +38,8 @@ def placing(variant: str, where: str) -> str:
 @pytest.mark.parametrize("variant", SPECIALS)
 @pytest.mark.parametrize("count", [6, 8])
 def test_variant_chips_are_added_to_the_76_vortexes(variant, count):
-    """Bumpers/Twisters/Gusts/Barricades: put 6 to 8 of the chips in the windbag, on top of
-    the vortexes (option <kind>_count, default 7)."""
+    """Bumpers/Twisters/Gusts/Barricades: the bag gets 6 to 8 extra chips of that kind besides
+    the 76 vortexes (option <kind>_count, default 7)."""
     kind = KIND_OF[variant]
     st = Rocketball({variant: True, f"{kind}_count": count}).new()
     assert st.bag[Kind(kind)] == count and st.bag.vortex == 76
@@ -53,7 +53,7 @@ def test_a_count_outside_the_allowed_range_is_refused_by_name():
 
 @pytest.mark.parametrize("variant", SPECIALS)
 def test_a_drawn_variant_chip_is_placed_like_a_vortex(variant):
-    """"If you draw a <chip> then just place it as if it were a vortex."""
+    """Each chip variant: a drawn variant chip is laid on the field the way a vortex is."""
     st, events = play(act({variant: True}, KIND_OF[variant]), placing(variant, "c5"))
     assert st.board[sq("c5")].kind is Kind(KIND_OF[variant])
     assert "place" in kinds(events)
@@ -61,7 +61,7 @@ def test_a_drawn_variant_chip_is_placed_like_a_vortex(variant):
 
 @pytest.mark.parametrize("variant", SPECIALS + ["moguls"])
 def test_variant_chips_may_not_be_placed_next_to_a_wall(variant):
-    """"<chips> may not be placed adjacent to a wall" (RULINGS: on an edge square)."""
+    """Placement limits of the chip variants: none beside a wall (RULINGS: no edge square)."""
     kind = KIND_OF.get(variant, "mogul")
     st = act({variant: True}, kind)
     with pytest.raises(IllegalAction, match="wall"):
@@ -73,7 +73,8 @@ def test_variant_chips_may_not_be_placed_next_to_a_wall(variant):
 
 @pytest.mark.parametrize("variant", SPECIALS + ["moguls"])
 def test_variant_chips_may_not_be_placed_within_two_squares_of_a_goal(variant):
-    """"<chips> may not be placed within two spaces of a Goal" (RULINGS: king distance)."""
+    """Placement limits of the chip variants: none two squares or less from a goal (RULINGS:
+    king-move distance)."""
     kind = KIND_OF.get(variant, "mogul")
     st = act({variant: True}, kind)
     for where in ("b10", "c10", "e10", "f2", "d2"):
@@ -86,8 +87,8 @@ def test_variant_chips_may_not_be_placed_within_two_squares_of_a_goal(variant):
 @pytest.mark.parametrize("variant", SPECIALS)
 @pytest.mark.parametrize("neighbour", ["e6", "c6", "e4", "d4", "e5"])
 def test_variant_chips_keep_off_the_squares_around_another_special_chip(variant, neighbour):
-    """"not directly adjacent, nor diagonally adjacent, to another non-vortex chip"; a
-    vortex or the rocketball next door is fine."""
+    """Placement limits of bumpers, twisters, gusts, barricades: none on the 8 squares around
+    another special chip; a vortex or the rocketball next door does not matter."""
     st = act({variant: True, "moguls": True}, KIND_OF[variant], chips={"d5": "mogul"},
              ball="c5 N")
     with pytest.raises(IllegalAction, match="another special chip"):
@@ -99,7 +100,7 @@ def test_variant_chips_keep_off_the_squares_around_another_special_chip(variant,
 
 @pytest.mark.parametrize("variant", ["bumpers", "twisters", "barricades", "moguls"])
 def test_these_chips_can_never_be_chosen_for_turning(variant):
-    """Bumpers, twisters, barricades and moguls "can never be chosen by a player for turning"."""
+    """Bumpers, twisters, barricades and moguls: a player may never pick one to rotate."""
     kind = KIND_OF.get(variant, "mogul")
     st = act({variant: True}, "vortex", chips={"c5": kind})
     with pytest.raises(IllegalAction, match="never be turned"):
@@ -145,7 +146,7 @@ def test_a_ball_stopping_on_a_gust_is_pushed_when_it_next_moves():
 
 
 def test_gusts_may_be_rotated_like_vortexes():
-    """"Gusts may be rotated by players in the same way that vortexes are."""
+    """Gusts: players may turn a gust just as they turn a vortex."""
     st, _ = play(act({"gusts": True}, "vortex", chips={"c5": "gust N"}), "rotate c5 cw")
     assert st.board[sq("c5")].facing is Dir.E
 
@@ -191,7 +192,7 @@ def test_moguls_put_four_chips_in_the_bag():
 
 
 def test_a_mogul_with_one_move_left_does_nothing():
-    """Moguls: with one point of movement or less left after entering, nothing happens."""
+    """Moguls: a ball with at most one move left after entering passes a mogul like an empty square."""
     st, _ = play(position({"moguls": True}, chips={"d7": "mogul"}), "roll 2")
     assert st.balls[0].square == sq("d8")
 
@@ -206,14 +207,15 @@ def test_a_mogul_with_two_or_more_moves_left_flings_the_ball_over_chips():
 
 
 def test_a_mogul_flight_into_a_goal_scores():
-    """Moguls: if the square it would end in is a goal, the goal scores normally."""
+    """Moguls: a flight that ends in a goal counts as a goal."""
     st, _ = play(position({"moguls": True}, chips={"d9": "mogul"}, ball="d8 N"), "roll 4")
     assert st.score == (0, 1)
 
 
 def test_a_mogul_flight_off_the_field_restarts_the_ball_in_the_centre():
-    """Moguls: flung off the field away from a goal, the windbag holder puts the ball in the
-    centre facing any way they choose, rolls and moves it, then finishes the turn."""
+    """Moguls: a flight ending off the field (not in a goal) sends the ball to the middle
+    square; the windbag holder picks its facing, rolls for a fresh move, and only then lays
+    or turns a chip."""
     st = position({"moguls": True}, chips={"b6": "mogul"}, ball="c6 W", windbag=1)
     st, events = play(st, "roll 4")
     assert st.phase is Phase.MOGUL_FACE and st.to_move == 1
@@ -239,8 +241,8 @@ def test_djinns_put_two_chips_in_the_bag():
 
 
 def test_a_djinn_lets_the_player_pick_any_chip_from_the_bag_to_place():
-    """Djinns: drawing a djinn, you may pick one chip from the windbag to place this turn;
-    the djinn then leaves play."""
+    """Djinns: a player holding a djinn chooses which chip of the windbag to lay this turn;
+    afterwards the djinn is out of the game."""
     st = act({"djinns": True, "bumpers": True}, "djinn")
     picks = {a.pick for a in st.legal_actions() if isinstance(a, Place)}
     assert picks == {Kind.VORTEX, Kind.BUMPER}
@@ -259,7 +261,7 @@ def test_with_a_djinn_the_player_must_name_the_chip():
 
 
 def test_rotating_with_a_djinn_does_nothing_special_and_the_djinn_leaves():
-    """Djinns: if you rotate instead, the djinn does nothing and is removed at the end of the turn."""
+    """Djinns: a player who turns a chip instead gains nothing from the djinn, which still leaves."""
     st, _ = play(act({"djinns": True}, "djinn", chips={"c5": "vortex N"}), "rotate c5 ccw")
     assert st.board[sq("c5")].facing is Dir.W
     assert st.removed.djinn == 1 and st.bag.djinn == 1 and st.hand is None
@@ -269,7 +271,7 @@ def test_rotating_with_a_djinn_does_nothing_special_and_the_djinn_leaves():
 
 
 def test_tug_of_war_players_aim_at_their_own_goal():
-    """Tug-of-War: the object is to guide the ball into your own goal."""
+    """Tug-of-War: each player tries to put the ball into the goal they defend."""
     st, _ = play(position({"tug_of_war": "on"}, ball="d10 N"), "roll 3")
     assert st.score == (1, 0)
     assert st.external_actions() == []
@@ -297,14 +299,14 @@ def test_reverse_is_refused_without_the_timed_variant():
 
 
 def test_drifting_winds_moves_a_chip_one_square_instead_of_placing():
-    """Drifting Winds: instead of placing or turning, move a chip one square N, S, E or W."""
+    """Drifting Winds: a third choice besides placing and turning: shift a chip one orthogonal step."""
     st, events = play(act({"drifting_winds": True}, "vortex", chips={"c5": "vortex N"}), "drift c5 E")
     assert st.board[sq("c5")] is None and st.board[sq("d5")].facing is Dir.N
     assert st.bag.vortex == 75 and "drift" in kinds(events)
 
 
 def test_drifting_chips_only_enter_vacant_squares():
-    """Drifting Winds: the chip may only move into a vacant square (no chip, no ball)."""
+    """Drifting Winds: a drifting chip needs an empty destination (no chip, no ball)."""
     st = act({"drifting_winds": True}, "vortex", chips={"c5": "vortex N", "d5": "vortex S"}, ball="c4 N")
     with pytest.raises(IllegalAction, match="occupied"):
         play(st, "drift c5 E")
@@ -315,8 +317,8 @@ def test_drifting_chips_only_enter_vacant_squares():
 
 
 def test_a_drifted_chip_must_stand_legally_where_it_goes():
-    """Drifting Winds: after moving, the chip must be in a legal position (a bumper not onto
-    an edge square, nothing onto the centre)."""
+    """Drifting Winds: where a chip lands must be a square it could have been placed on (a
+    bumper not onto an edge square, nothing onto the centre)."""
     st = act({"drifting_winds": True, "bumpers": True}, "vortex", chips={"b5": "bumper", "d5": "vortex N"},
              ball="b2 N")
     with pytest.raises(IllegalAction, match="wall"):
@@ -335,8 +337,8 @@ def test_drift_needs_the_variant():
 
 
 def test_assault_each_player_starts_a_ball_beside_their_goal():
-    """Assault!: each player starts with a rocketball on one of the three squares beside
-    their goal (their choice), then the start roll."""
+    """Assault!: every player owns a ball, set on a square of their choice among the three
+    touching their own goal; then the start roll."""
     st = Rocketball({"assault": True}).new()
     assert st.phase is Phase.CHOOSE_START and st.to_move == 0
     assert {a.notation() for a in st.legal_actions()} == {"start c11", "start d11", "start e11"}
@@ -378,13 +380,13 @@ def test_assault_balls_move_in_lock_step():
 
 
 def test_assault_your_ball_in_the_other_goal_scores_for_you():
-    """Assault!: the object is to get your rocketball into the other player's goal."""
+    """Assault!: a player scores by driving their own ball into the opponent's goal."""
     st, _ = play(assault(balls=("d2 S", "b8 E")), "roll 2", "roll 1")
     assert st.score == (1, 0) and st.phase is Phase.START_ROLL
 
 
 def test_assault_your_ball_in_your_own_goal_restarts_on_its_start_square():
-    """Assault!: a rocketball ending up in its own goal restarts on the square it began on."""
+    """Assault!: a ball that falls into its owner's goal goes back to its starting square."""
     st, events = play(assault(balls=(make_ball("d10 N", "c11"), "b4 E")), "roll 3", "roll 1")
     assert st.score == (0, 0)
     assert st.balls[0].square == sq("c11") and st.balls[0].facing is Dir.S
@@ -403,22 +405,23 @@ def test_assault_the_holder_acts_first_then_the_other_player_then_the_bag_passes
 
 
 def test_assault_a_chip_placed_this_turn_may_not_be_rotated():
-    """Assault!: players may not rotate chips placed on that turn."""
+    """Assault!: a chip laid during the current round cannot be turned in that round."""
     st, _ = play(assault(balls=("b4 E", "f8 W")), "roll 1", "roll 1", "place c2 N")
-    with pytest.raises(IllegalAction, match="placed this turn"):
+    with pytest.raises(IllegalAction, match="laid this round"):
         play(st, "rotate c2 cw")
 
 
 def test_assault_a_chip_the_other_player_just_rotated_may_not_be_rotated():
-    """Assault!: nor chips the other player rotated on their last turn."""
+    """Assault!: the opponent's latest rotation cannot be turned back straight away either."""
     st, _ = play(assault(balls=("b4 E", "f8 W"), chips={"c2": "vortex N"}), "roll 1", "roll 1", "rotate c2 cw")
-    with pytest.raises(IllegalAction, match="rotated by the other player"):
+    with pytest.raises(IllegalAction, match="the other player just turned it"):
         play(st, "rotate c2 cw")
 
 
 def test_two_squares_diagonally_from_a_goal_is_not_too_close():
-    """"(two spaces away diagonally is OK)": a10 is exactly two diagonal steps from the North
-    goal's c square, so only its wall keeps special chips off it; b10 to f10 are too close."""
+    """Placement limits: exactly two diagonal steps from a goal is far enough. a10 is two
+    diagonal steps from the North goal's c square, so only its wall keeps special chips off
+    it; b10 to f10 are too close."""
     assert sq("a10") not in NEAR_GOAL and sq("a10") in EDGE
     assert sq("g2") not in NEAR_GOAL
     assert {sq("b10"), sq("c10"), sq("d10"), sq("e10"), sq("f10"), sq("c11")} <= NEAR_GOAL
@@ -426,7 +429,7 @@ def test_two_squares_diagonally_from_a_goal_is_not_too_close():
 
 
 def test_a_mogul_landing_resolves_a_bumper_there():
-    """Moguls: "Resolve the effect of any chip in that square" - a bumper there asks for its roll."""
+    """Moguls: the chip on the landing square still acts - a bumper there asks for its roll."""
     st = position({"moguls": True, "bumpers": True}, chips={"d7": "mogul", "d10": "bumper"})
     st, _ = play(st, "roll 4")
     assert st.balls[0].square == sq("d10") and st.phase is Phase.CHIP_ROLL

@@ -1,0 +1,1 @@
+"""Bundled display fonts (package data; see LICENSE.misc-fixed)."""
