@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from engines.core import IllegalAction
 from engines.core.registry import load
 from engines.rocketball.board import Dir
 from engines.rocketball.chips import Chip, Kind
@@ -120,8 +121,10 @@ def test_rotating_the_chip_just_rotated_by_the_other_player_gives_the_engines_re
     cells = rocketball_cells(state) | {B9: ("vortex", "E")}
     reading, _ = look(scene_of(ROCKETBALL, cells, seed=9))
     inference = CameraMoves(game).infer(state, reading)
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(game.parse("rotate b9 cw"))
     assert inference.kind == "illegal"
-    assert "may not be rotated" in inference.message
+    assert str(refused.value) in inference.message
 
 
 def test_only_games_with_a_kit_reading_are_followed():
