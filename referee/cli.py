@@ -20,6 +20,7 @@ COMMANDS = [
     "referee.commands.journal",
     "referee.commands.rocca",
     "referee.commands.kiosk",
+    "referee.commands.kit",
 ]
 
 

@@ -1,0 +1,183 @@
+"""From a camera reading of the board to the move just made, checked against the rules.
+
+The engine knows the position before the move; the camera shows the table after it. Every
+legal action is tried on the engine, and the board it would leave is compared with what the
+camera read (`expected_cells` says what each game's position looks like on the kit). Cells
+holding a rocketball before or after are left out of the match: the referee moves balls by
+the rules and the players follow its display, so a ball not yet put back is a reminder, not
+a move. The outcome is one of:
+
+- "none": the board still shows the position (nothing to do);
+- "wait": something covers a cell that differs from the position (a hand in view);
+- "move": exactly one legal action leaves this board, every changed cell read clearly;
+- "ask": several actions fit, or the only fit rests on unclear cells (the players say which);
+- "illegal": no legal action leaves this board (the message says what differs, with the
+  engine's own reason when the change reads as a single move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engines.core import IllegalAction
+from engines.core.state import Action, Game, State
+from vision.grid import GridReading
+
+Cells = dict[tuple[int, int], tuple[str, str | None]]
+CONFIDENT = 0.5
+
+
+def rocketball_cells(state) -> Cells:
+    """A Rocketball position as the kit shows it: chips by kind and arrow, balls on top."""
+    from engines.rocketball.board import COLS
+
+    cells: Cells = {}
+    for sq, chip in enumerate(state.board):
+        if chip is not None:
+            cells[divmod(sq, COLS)] = (chip.kind.value, chip.facing.value if chip.facing else None)
+    names = ("ball_north", "ball_south") if len(state.balls) == 2 else ("ball",)
+    for name, ball in zip(names, state.balls, strict=True):
+        cells[divmod(ball.square, COLS)] = (name, ball.facing.value)
+    return cells
+
+
+def stoneball_cells(state) -> Cells:
+    """A Stoneball position: White and Black pieces, the Ball where no piece stands on it."""
+    cells: Cells = {tuple(state.ball): ("ball", None)}
+    for side, name in enumerate(("white", "black")):
+        for f in state.pieces[side]:
+            cells[tuple(f)] = (name, None)
+    return cells
+
+
+EXPECTED: dict[str, Callable[[State], Cells]] = {"rocketball": rocketball_cells, "stoneball": stoneball_cells}
+BALLS = frozenset({"ball", "ball_north", "ball_south"})
+BALL_GAMES = frozenset({"rocketball"})
+
+
+def _name(rc: tuple[int, int], rows: int) -> str:
+    """A cell in the game's notation (columns a.., ranks counted from the South edge)."""
+    return f"{'abcdefghij'[rc[1]]}{rows - rc[0]}"
+
+
+def _describe(content: tuple[str, str | None]) -> str:
+    kind, facing = content
+    return kind if facing is None else f"{kind} {facing}"
+
+
+@dataclass
+class Inference:
+    kind: str
+    """"none", "wait", "move", "ask" or "illegal"."""
+    action: Action | None = None
+    candidates: list[Action] = field(default_factory=list)
+    message: str = ""
+    ball_note: str = ""
+    """Where the rules put a ball that the table does not show there yet."""
+
+
+class CameraMoves:
+    """Infers moves of one game from board readings."""
+
+    def __init__(self, game: Game):
+        if game.id not in EXPECTED:
+            raise ValueError(f"the camera cannot follow {game.id!r}: it reads {', '.join(EXPECTED)}")
+        self.game = game
+        self.game_id = game.id
+        self.expected = EXPECTED[game.id]
+
+    def _ball_cells(self, *positions: Cells) -> set[tuple[int, int]]:
+        if self.game_id not in BALL_GAMES:
+            return set()
+        return {rc for cells in positions for rc, c in cells.items() if c[0] in BALLS}
+
+    def _ball_note(self, now: Cells, reading: GridReading) -> str:
+        rows = reading.spec.rows
+        wrong = [f"{_describe(c)} on {_name(rc, rows)}" for rc, c in sorted(now.items())
+                 if c[0] in BALLS and reading.cells[rc].content != "unknown"
+                 and (reading.cells[rc].content, reading.cells[rc].facing) != c]
+        return f"put the {', '.join(wrong)}" if wrong else ""
+
+    def infer(self, state: State, reading: GridReading) -> Inference:
+        if state.is_over or state.is_chance:
+            return Inference("none", message="the camera waits: no player is to move")
+        spec = reading.spec
+        before = self.expected(state)
+        read = {rc: (c.content, c.facing) for rc, c in reading.cells.items()}
+        clear = {rc for rc, c in reading.cells.items() if c.content != "unknown" and c.confidence >= CONFIDENT}
+        seen_balls = self._ball_cells(before, {rc: v for rc, v in read.items() if rc in clear})
+
+        def differs(after: Cells, ignore: set) -> list[tuple[int, int]]:
+            return [rc for rc in spec.cells() if rc not in ignore
+                    and read[rc] != after.get(rc, ("empty", None))]
+
+        changed_now = differs(before, seen_balls)
+        hidden = [rc for rc in changed_now if reading.cells[rc].content == "unknown"]
+        if hidden:
+            return Inference("wait", message=f"the camera cannot see {len(hidden)} cell(s): clear the board")
+        if not changed_now:
+            return Inference("none", ball_note=self._ball_note(before, reading))
+        fits: list[tuple[Action, list, Cells]] = []
+        for action in state.legal_actions():
+            try:
+                after_state, _ = state.apply(action)
+            except IllegalAction:
+                continue
+            after = self.expected(after_state)
+            ignore = seen_balls | self._ball_cells(after)
+            if after == before or [rc for rc in differs(after, ignore) if rc in clear]:
+                continue
+            moved = [rc for rc in spec.cells() if rc not in ignore
+                     and after.get(rc, ("empty", None)) != before.get(rc, ("empty", None))]
+            fits.append((action, moved, after))
+        if len(fits) == 1 and all(rc in clear for rc in fits[0][1]):
+            action, _, after = fits[0]
+            return Inference("move", action, [action], f"camera: {action.notation()}",
+                             self._ball_note(after, reading))
+        if fits:
+            options = " or ".join(a.notation() for a, _, _ in fits[:6])
+            return Inference("ask", None, [a for a, _, _ in fits],
+                             f"camera unsure: {options}? enter the move")
+        return self._illegal(state, before, read, clear, spec.rows, seen_balls)
+
+    def _illegal(self, state, before: Cells, read: Cells, clear: set, rows: int, balls: set) -> Inference:
+        diffs = [(rc, before.get(rc, ("empty", None)), read[rc]) for rc in sorted(clear - balls)
+                 if read[rc] != before.get(rc, ("empty", None))]
+        said = "; ".join(f"{_name(rc, rows)}: {_describe(was)} -> {_describe(now)}"
+                         for rc, was, now in diffs[:4])
+        reason = self._engine_reason(state, diffs, rows)
+        message = f"not a legal move ({said})" + (f": {reason}" if reason else "")
+        return Inference("illegal", message=message + "; put the board back")
+
+    def _engine_reason(self, state, diffs, rows: int) -> str:
+        """The engine's sentence for a single-cell change read as a Rocketball place or rotate."""
+        if self.game_id != "rocketball" or len(diffs) != 1:
+            return ""
+        rc, (was, was_f), (now, now_f) = diffs[0]
+        square = _name(rc, rows)
+        if was == "empty" and now not in BALLS | {"empty"}:
+            text = f"place {square} {now_f}" if now_f else f"place {square}"
+        elif was == now and was_f and now_f and (turn := ("NESW".index(now_f) - "NESW".index(was_f)) % 4) != 2:
+            text = f"rotate {square} {'cw' if turn == 1 else 'ccw'}"
+        else:
+            return ""
+        try:
+            state.apply(self.game.parse(text))
+        except IllegalAction as exc:
+            return str(exc)
+        return ""
+
+
+def act(session, inference: Inference) -> bool:
+    """Let a session follow the camera: a clear legal move is accepted (journaled like any
+    other), an unclear or illegal board is put to the players on the displays. True when a
+    move was accepted."""
+    if inference.kind == "move" and inference.action is not None:
+        session.accept(inference.action)
+        if inference.ball_note:
+            session.echo(f"  * camera: {inference.ball_note}")
+        return True
+    if inference.kind in ("ask", "illegal"):
+        session.refuse(None, inference.message)
+    return False

@@ -1,0 +1,50 @@
+"""The frame generator: its truth matches what it draws, and a seed replays a frame."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.board import find_board
+from vision.kit import geometry as g
+from vision.tablegen import random_scene, render, scene_of
+
+
+def test_a_seed_replays_the_same_frame():
+    a = render(random_scene(g.STONEBALL, 5, fill=0.4, dice=2))
+    b = render(random_scene(g.STONEBALL, 5, fill=0.4, dice=2))
+    assert np.array_equal(a.image, b.image)
+    assert a.truth() == b.truth()
+
+
+def test_the_true_marker_centres_are_where_calibration_finds_them():
+    frame = render(random_scene(g.ROLLERBALL, 6, fill=0.3), tilt=0.08)
+    board = find_board(frame.image, g.ROLLERBALL.size_mm)
+    assert np.abs(board.corners_px - frame.corners_px).max() < 1.5
+
+
+def test_truth_lists_every_cell_and_tokens_land_in_their_cells():
+    spec = g.ROCKETBALL
+    scene = random_scene(spec, 7, fill=0.5)
+    truth = scene.truth()
+    assert set(truth) == set(spec.cells())
+    frame = render(scene, tilt=0.0, light=0.0, noise=0.0, blur=0.0)
+    for (r, c), placed in scene.cells.items():
+        x, y = spec.centre_mm(r, c)
+        px = cv2.perspectiveTransform(np.float64([[[x + placed.dx_mm, y + placed.dy_mm]]]), frame.H_mm_to_px)[0, 0]
+        k = int(5 * 0.92 * frame.H_mm_to_px[0, 0])
+        patch = frame.image[int(px[1]) - k:int(px[1]) + k, int(px[0]) - k:int(px[0]) + k].max(axis=2)
+        assert (patch < 90).mean() > 0.35, "a token's black code sits where the truth puts it"
+
+
+def test_random_dice_carry_values_in_range_and_cocked_dice_none():
+    scene = random_scene(g.ROCKETBALL, 8, fill=0.0, dice=6, die_kinds=("d6", "d4", "d10"), cocked_rate=0.5)
+    sides = {"d6": 6, "d4": 4, "d10": 10}
+    for die in scene.dice:
+        assert die.value is None if die.cocked else 1 <= die.value <= sides[die.kind]
+
+
+def test_a_position_with_an_unknown_token_is_refused():
+    with pytest.raises(ValueError, match="no token 'dragon'"):
+        scene_of(g.ROCKETBALL, {(0, 0): ("dragon", None)})

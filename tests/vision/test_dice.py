@@ -1,0 +1,60 @@
+"""Reading dice in the tray: d6 pips, d4 and d10 numbers, cocked dice."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.board import find_board
+from vision.dice import read_dice
+from vision.kit import geometry as g
+from vision.tablegen import DieTruth, random_scene, render
+from vision.tablegen.layout import Scene
+
+
+def read(scene: Scene):
+    frame = render(scene).image
+    return read_dice(frame, find_board(frame, scene.spec.size_mm))
+
+
+def dice_scene(dice: list[tuple[str, int | None, bool]], seed: int) -> Scene:
+    base = random_scene(g.ROCKETBALL, seed, fill=0.0)
+    x, y = base.tray_origin()
+    placed = tuple(DieTruth(kind, value, (x + 30.0 + 45.0 * (i % 2), y + 25.0 + 38.0 * (i // 2)), 17.0 + 29 * i, cocked)
+                   for i, (kind, value, cocked) in enumerate(dice))
+    return Scene(base.spec, {}, placed, None, seed)
+
+
+def matched(scene: Scene, readings):
+    out = []
+    for die in scene.dice:
+        near = min(readings, key=lambda r: (r.centre_mm[0] - die.centre_mm[0]) ** 2 + (r.centre_mm[1] - die.centre_mm[1]) ** 2)
+        out.append((die, near))
+    return out
+
+
+def test_every_d6_face_reads_by_its_pips():
+    scene = dice_scene([("d6", v, False) for v in range(1, 7)], seed=31)
+    readings = read(scene)
+    assert len(readings) == 6
+    for die, r in matched(scene, readings):
+        assert (r.kind, r.value, r.status) == ("d6", die.value, "ok")
+
+
+def test_a_cocked_d6_has_no_value():
+    """A die leaning on another shows no single top face: "cocked", so the players roll again."""
+    scene = dice_scene([("d6", None, True), ("d6", 5, False)], seed=32)
+    (cocked, r1), (plain, r2) = matched(scene, read(scene))
+    assert (r1.status, r1.value) == ("cocked", None)
+    assert (r2.status, r2.value) == ("ok", 5)
+
+
+@pytest.mark.parametrize("kind, values", [("d4", [1, 2, 3, 4]), ("d10", [10, 6, 9, 3, 7, 1])])
+def test_numbered_dice_read_their_top_number(kind, values):
+    """A d10 tells 6 from 9 by which way is up (its kite's long point); 0 reads as 10."""
+    scene = dice_scene([(kind, v, False) for v in values], seed=33)
+    for die, r in matched(scene, read(scene)):
+        assert (r.kind, r.value, r.status) == (kind, die.value, "ok")
+
+
+def test_an_empty_tray_reads_no_dice():
+    assert read(dice_scene([], seed=34)) == []

@@ -1,0 +1,86 @@
+"""Reading kit boards from generated camera frames."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from vision.board import CalibrationError
+from vision.grid import read_grid
+from vision.kit import geometry as g
+from vision.tablegen import Hand, random_scene, render, scene_of
+
+
+@pytest.mark.parametrize(("game", "seed"), [("rocketball", 11), ("stoneball", 12), ("rollerball", 13)])
+def test_a_photo_of_a_printed_board_with_tokens_is_read_back_exactly(game, seed):
+    """Every cell: empty, or the token's kind and (for chips with an arrow) its direction,
+    under a tilted camera and uneven light."""
+    spec = g.spec(game)
+    scene = random_scene(spec, seed, fill=0.5)
+    reading = read_grid(render(scene, tilt=0.06, light=0.4).image, spec)
+    assert reading.contents() == scene.truth()
+    assert reading.unsure() == []
+
+
+def test_rocketball_chip_directions_follow_the_arrow():
+    """Rules: a vortex turns the ball the way its arrow points, so N/E/S/W must be exact."""
+    spec = g.ROCKETBALL
+    cells = {(r, c): ("vortex", "NESW"[(r + c) % 4]) for r in range(0, 11, 2) for c in range(0, 7, 2)}
+    cells[(5, 3)] = ("ball", "W")
+    reading = read_grid(render(scene_of(spec, cells, seed=3, skew_deg=12.0)).image, spec)
+    assert {rc: v for rc, v in reading.contents().items() if v[0] != "empty"} == cells
+
+
+def test_stoneball_pieces_and_ball():
+    spec = g.STONEBALL
+    cells = {(7, c): ("white", None) for c in range(1, 6)} | {(1, c): ("black", None) for c in range(1, 6)}
+    cells[(4, 3)] = ("ball", None)
+    reading = read_grid(render(scene_of(spec, cells, seed=4)).image, spec)
+    assert {rc: v for rc, v in reading.contents().items() if v[0] != "empty"} == cells
+
+
+def test_cells_under_a_hand_read_unknown_never_empty():
+    """A hand hides tokens: those cells say "unknown" rather than a guess; the rest still read."""
+    spec = g.ROCKETBALL
+    scene = random_scene(spec, 21, fill=0.6)
+    hand = Hand((-60.0, 120.0), (90.0, 120.0), 70.0)
+    reading = read_grid(render(dataclasses.replace(scene, hand=hand)).image, spec)
+    truth = scene.truth()
+    hidden = [rc for rc, c in reading.cells.items() if c.content == "unknown"]
+    assert hidden, "the hand covers part of the board"
+    assert all(c.confidence == 0.0 for rc, c in reading.cells.items() if rc in hidden)
+    wrong = [rc for rc, c in reading.cells.items() if c.content != "unknown" and (c.content, c.facing) != truth[rc]]
+    assert wrong == []
+    hidden_tokens = [rc for rc in hidden if truth[rc][0] != "empty"]
+    assert hidden_tokens, "some of the hidden cells hold tokens"
+
+
+def test_a_crooked_chip_lowers_its_confidence():
+    spec = g.ROCKETBALL
+    scene = scene_of(spec, {(2, 2): ("vortex", "N"), (6, 4): ("gust", "E")}, seed=5, skew_deg=0.0)
+    crooked = dataclasses.replace(scene.cells[(6, 4)], angle_deg=40.0)
+    reading = read_grid(render(dataclasses.replace(scene, cells=scene.cells | {(6, 4): crooked})).image, spec)
+    assert reading.cells[(2, 2)].confidence == 1.0
+    assert reading.cells[(6, 4)].confidence < 0.5
+    assert (6, 4) in reading.unsure()
+
+
+def test_a_frame_without_the_board_names_the_missing_markers():
+    with pytest.raises(CalibrationError, match="0 \\(NW\\)"):
+        read_grid(np.zeros((480, 640, 3), np.uint8), g.ROCKETBALL)
+
+
+def test_rollerball_cards_pair_their_two_halves():
+    """Rollerball v4 cards cover two cells; the reading pairs each head with its tail, so the
+    referee knows which squares a track or ball changer covers and which way it lies."""
+    spec = g.ROLLERBALL
+    scene = random_scene(spec, 14, fill=0.15, cards=5)
+    reading = read_grid(render(scene).image, spec)
+    assert reading.contents() == scene.truth()
+    heads = {rc: p.token.name for rc, p in scene.cells.items() if p.token.card}
+    assert len(heads) == 5
+    assert {(code, head) for code, head, _ in reading.cards()} == {(code, rc) for rc, code in heads.items()}
+    for _, head, tail in reading.cards():
+        assert abs(head[0] - tail[0]) + abs(head[1] - tail[1]) == 1

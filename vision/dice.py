@@ -1,0 +1,179 @@
+"""Reading dice in the dice tray: d6 by their pips, d4 and d10 by the number on top.
+
+The tray is a rectangle in board millimetres (by default East of the kit board, where
+`vision.tablegen` puts it); it is warped to a top-down view at `PX_PER_MM`, so every test
+below is in millimetres. A die is whatever stands out from the tray's own colour. Its outline
+says its kind: a square is a d6, a triangle a d4, a kite a d10. A die whose outline fits none
+of them, or a d6 seen longer than it is wide (a face and a side: it leans on something), is
+reported as cocked or unreadable with no value, so the referee asks for a re-roll instead of
+guessing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from .board import Board
+
+PX_PER_MM = 6.0
+DEFAULT_TRAY_GAP_MM = 25.0
+DEFAULT_TRAY_MM = (110.0, 160.0)
+D6_MM = 16.0
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die: `kind` "d6", "d4", "d10" or "?" ; `value` (d10 reads 10 for its 0) or None;
+    `status` "ok", "cocked" or "unreadable"; `centre_mm` in board millimetres."""
+
+    kind: str
+    value: int | None
+    status: str
+    confidence: float
+    centre_mm: tuple[float, float]
+
+
+def default_tray(board_size_mm: tuple[float, float]) -> tuple[float, float, float, float]:
+    """The tray East of the board (x, y, width, height in board mm), as the kit lays it out."""
+    w, h = board_size_mm
+    return (w + DEFAULT_TRAY_GAP_MM, (h - DEFAULT_TRAY_MM[1]) / 2, *DEFAULT_TRAY_MM)
+
+
+def tray_view(frame: np.ndarray, board: Board, tray: tuple[float, float, float, float],
+              s: float = PX_PER_MM) -> np.ndarray:
+    """The tray seen from above, BGR, `s` px per mm."""
+    x, y, w, h = tray
+    M = np.array([[s, 0, -x * s], [0, s, -y * s], [0, 0, 1]]) @ board.H
+    img = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    return cv2.warpPerspective(img, M, (int(w * s), int(h * s)), flags=cv2.INTER_LINEAR)
+
+
+def _die_mask(view: np.ndarray) -> np.ndarray:
+    """Pixels unlike the tray cloth (its median colour), cleaned of specks."""
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    cloth = np.median(lab.reshape(-1, 3), axis=0)
+    dist = np.linalg.norm(lab - cloth, axis=2)
+    mask = (dist > 45).astype(np.uint8) * 255
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k)
+
+
+def _pips(grey: np.ndarray, face: np.ndarray, s: float) -> tuple[int, float]:
+    """Count dark round pips inside a d6 face; confidence from how alike they are."""
+    inner = cv2.erode(face, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(s), int(s))))
+    level = np.median(grey[inner > 0])
+    dark = ((grey < 0.55 * level) & (inner > 0)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(dark)
+    expect = np.pi * (1.5 * s) ** 2
+    areas = [a for a in stats[1:, cv2.CC_STAT_AREA] if 0.3 * expect < a < 2.2 * expect]
+    if not areas:
+        return 0, 0.0
+    spread = float(np.std(areas) / np.mean(areas))
+    return len(areas), float(np.clip(1.0 - spread * 2, 0.0, 1.0))
+
+
+@lru_cache(maxsize=4)
+def _numerals(s: float) -> dict[str, np.ndarray]:
+    """Upright numeral templates as the kit's drawing code writes them (white on black)."""
+    from .kit.draw import Painter
+
+    out = {}
+    for text in "0123456789":
+        img = np.zeros((int(12 * s), int(12 * s), 3), np.uint8)
+        p = Painter(img, s)
+        p.text(text, (6.0, 6.0), 5.0, (255, 255, 255))
+        if text in "69":
+            p.line((4.0, 9.2), (8.0, 9.2), (255, 255, 255), 0.6)
+        out[text] = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    return out
+
+
+def _numeral(view: np.ndarray, blob: np.ndarray, ups: list[float], digits: str, s: float) -> tuple[int | None, float]:
+    """The number on a die face: its white ink turned upright for each candidate `ups`
+    direction (degrees), matched against the templates; confidence is the margin to the
+    runner-up."""
+    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    face = cv2.erode(blob, np.ones((3, 3), np.uint8))
+    inside = grey[face > 0]
+    cut, _ = cv2.threshold(inside.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = ((grey > max(cut, np.median(inside) + 25)) & (face > 0)).astype(np.uint8) * 255
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 10:
+        return None, 0.0
+    cx, cy = float(xs.mean()), float(ys.mean())
+    size = int(16 * s)
+    scores: list[tuple[float, str]] = []
+    for up in ups:
+        M = cv2.getRotationMatrix2D((cx, cy), up, 1.0)
+        M[:, 2] += (size / 2 - cx, size / 2 - cy)
+        upright = cv2.GaussianBlur(cv2.warpAffine(ink, M, (size, size)), (0, 0), s * 0.3)
+        for text in digits:
+            t = cv2.GaussianBlur(_numerals(s)[text], (0, 0), s * 0.3)
+            score = float(cv2.matchTemplate(upright, t, cv2.TM_CCOEFF_NORMED).max())
+            scores.append((score, text))
+    scores.sort(reverse=True)
+    best, text = scores[0]
+    runner = next((sc for sc, t in scores if t != text), 0.0)
+    value = 10 if text == "0" and "0" in digits else int(text)
+    return value, float(np.clip((best - runner) * 4, 0.0, 1.0)) * float(best > 0.5)
+
+
+def _right_angled(quad: np.ndarray) -> bool:
+    """All four corners within 12 degrees of square (a d6 face, upright or leaning)."""
+    for i in range(4):
+        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cos = abs(float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        if cos > 0.2:
+            return False
+    return True
+
+
+def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float) -> tuple[str, int | None, str, float]:
+    (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+    aspect = max(rw, rh) / max(min(rw, rh), 1.0)
+    approx = cv2.approxPolyDP(contour, 0.06 * cv2.arcLength(contour, True), True).reshape(-1, 2)
+    if len(approx) == 4 and _right_angled(approx):
+        if aspect > 1.2 or max(rw, rh) > 1.25 * D6_MM * s:
+            return "d6", None, "cocked", 0.9
+        n, conf = _pips(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), blob, s)
+        if 1 <= n <= 6:
+            return "d6", n, "ok", conf
+        return "d6", None, "unreadable", 0.0
+    centre = approx.mean(axis=0)
+    if len(approx) == 3:
+        ups = [float(np.degrees(np.arctan2(p[0] - centre[0], -(p[1] - centre[1])))) for p in approx]
+        value, conf = _numeral(view, blob, ups, "1234", s)
+        return "d4", value, "ok" if value else "unreadable", conf
+    if len(approx) == 4:
+        far = approx[int(np.argmax(np.linalg.norm(approx - centre, axis=1)))]
+        up = float(np.degrees(np.arctan2(far[0] - centre[0], -(far[1] - centre[1]))))
+        value, conf = _numeral(view, blob, [up], "0123456789", s)
+        return "d10", value, "ok" if value else "unreadable", conf
+    return "?", None, "cocked", 0.5
+
+
+def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, float] | None = None,
+              s: float = PX_PER_MM) -> list[DieReading]:
+    """Every die in the tray, West to East then North to South."""
+    tray = tray or default_tray(board.size_mm)
+    view = tray_view(frame, board, tray, s)
+    contours, _ = cv2.findContours(_die_mask(view), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for contour in contours:
+        area = cv2.contourArea(contour) / s**2
+        if area < 60.0:
+            continue
+        blob = np.zeros(view.shape[:2], np.uint8)
+        cv2.drawContours(blob, [contour], -1, 255, -1)
+        m = cv2.moments(contour)
+        cx, cy = m["m10"] / m["m00"] / s + tray[0], m["m01"] / m["m00"] / s + tray[1]
+        if area > 700.0:
+            out.append(DieReading("?", None, "unreadable", 0.0, (float(cx), float(cy))))
+            continue
+        kind, value, status, conf = _read_blob(view, blob, contour, s)
+        out.append(DieReading(kind, value, status, conf, (float(cx), float(cy))))
+    return sorted(out, key=lambda d: (round(d.centre_mm[0] / 20), d.centre_mm[1]))

@@ -1,0 +1,217 @@
+"""Reading a kit board: what lies on every cell, which way it points, and how sure we are.
+
+The frame is warped to a top-down view of the board at `READ_PX_PER_MM`, where the token
+markers (ArUco ids 4 and up, see vision.kit.tokens) are found: the id is the token's kind, the
+marker's top edge its direction, the marker's centre its cell. A cell with no marker is
+compared with the printed board itself (drawn by the kit code at the same scale): if it looks
+like the paper, it is empty; if something covers it (a hand, a token turned over or smudged),
+it reads "unknown" rather than a guess. Uneven light is taken out by fitting a smooth gain
+(a quadratic surface) to the paper-white parts of the print before comparing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from .board import Board, find_board
+from .kit.draw import board_image
+from .kit.geometry import GridSpec
+from .kit.tokens import CODE_MM, token_by_id, tokens_for
+
+READ_PX_PER_MM = 4.0
+EMPTY_LIMIT = 0.10
+"""Mean normalised difference from the printed board above which a cell is not empty."""
+
+_DETECTOR: cv2.aruco.ArucoDetector | None = None
+_FACINGS = ("N", "E", "S", "W")
+_STEPS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+
+
+def _is_card(spec: GridSpec, name: str) -> bool:
+    return any(t.card and t.name == name for t in tokens_for(spec.game))
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    global _DETECTOR
+    if _DETECTOR is None:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        _DETECTOR = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+    return _DETECTOR
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """One cell: `content` is "empty", a token name of the game ("vortex", "white", ...) or
+    "unknown" (something is there that cannot be read); `facing` is N/E/S/W for directed
+    tokens; `confidence` runs from 0 (a guess) to 1 (clear)."""
+
+    content: str
+    facing: str | None = None
+    confidence: float = 1.0
+
+
+@dataclass
+class GridReading:
+    spec: GridSpec
+    board: Board
+    cells: dict[tuple[int, int], CellReading] = field(default_factory=dict)
+
+    def unsure(self, threshold: float = 0.5) -> list[tuple[int, int]]:
+        """Cells a referee should not act on: unknown, or read with low confidence."""
+        return [rc for rc, c in self.cells.items() if c.content == "unknown" or c.confidence < threshold]
+
+    def contents(self) -> dict[tuple[int, int], tuple[str, str | None]]:
+        return {rc: (c.content, c.facing) for rc, c in self.cells.items()}
+
+    def cards(self) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
+        """Two-cell cards (Rollerball v4) as (code, head cell, tail cell): a head whose arrow
+        points at a tail half facing the same way. A head or tail without its partner is
+        left out (and the referee should treat those cells as unsure)."""
+        out = []
+        for (r, c), cell in sorted(self.cells.items()):
+            if cell.facing is None or cell.content in ("card_tail", "unknown") or not _is_card(self.spec, cell.content):
+                continue
+            dr, dc = _STEPS[cell.facing]
+            tail = self.cells.get((r + dr, c + dc))
+            if tail is not None and tail.content == "card_tail" and tail.facing == cell.facing:
+                out.append((cell.content, (r, c), (r + dr, c + dc)))
+        return out
+
+
+@lru_cache(maxsize=8)
+def _reference(spec: GridSpec, s: float) -> np.ndarray:
+    """The printed board's grey levels, top-down at `s` px/mm (board mm origin at pixel 0)."""
+    img, origin = board_image(spec, s)
+    w, h = spec.size_mm
+    x, y = int(round(origin[0])), int(round(origin[1]))
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[y:y + int(round(h * s)), x:x + int(round(w * s))]
+    return cv2.GaussianBlur(grey.astype(np.float32), (0, 0), s)
+
+
+def _gain(top: np.ndarray, ref: np.ndarray, s: float) -> np.ndarray:
+    """How bright the light makes the paper at every pixel. Paper is the brightest thing on
+    the board, so each 8 mm block's upper percentile of frame / print over paper-white pixels
+    measures the light there (tokens, shadows and hands only darken); a quadratic surface
+    fitted to the blocks, refitted without the outliers, spreads it over the board."""
+    h, w = ref.shape
+    b = max(4, int(4 * s))  # 8 mm blocks, sampled every other pixel
+    r, t = ref[::2, ::2], top[::2, ::2]
+    rows, cols = r.shape[0] // b, r.shape[1] // b
+    r, t = r[:rows * b, :cols * b], t[:rows * b, :cols * b]
+    ratio = np.where(r > 200, t / np.maximum(r, 1.0), -np.inf)
+    blocks = np.sort(ratio.reshape(rows, b, cols, b).transpose(0, 2, 1, 3).reshape(rows, cols, b * b), axis=-1)
+    count = np.isfinite(blocks).sum(axis=-1)
+    at = np.minimum(b * b - count + (0.9 * np.maximum(count - 1, 0)).astype(int), b * b - 1)
+    value = np.take_along_axis(blocks, at[..., None], axis=-1)[..., 0]
+    keep = count >= 0.3 * b * b
+    yy, xx = np.mgrid[0:rows, 0:cols]
+    u = ((xx[keep] + 0.5) * 2 * b) / w - 0.5
+    v = ((yy[keep] + 0.5) * 2 * b) / h - 0.5
+    ratio = value[keep]
+    A = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=1)
+    good = np.ones(ratio.shape, bool)
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(A[good], ratio[good], rcond=None)
+        good = np.abs(ratio - A @ coef) < 0.06 * np.median(ratio)
+    U, V = np.meshgrid(np.arange(w) / w - 0.5, np.arange(h) / h - 0.5)
+    return (coef[0] + coef[1] * U + coef[2] * V + coef[3] * U * U + coef[4] * U * V
+            + coef[5] * V * V).astype(np.float32)
+
+
+def top_view(frame: np.ndarray, board: Board, s: float = READ_PX_PER_MM) -> np.ndarray:
+    """The board seen from straight above, `s` px per mm, grey."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    w, h = board.size_mm
+    to_top = np.array([[s, 0, 0], [0, s, 0], [0, 0, 1]]) @ board.H
+    return cv2.warpPerspective(grey, to_top, (int(round(w * s)), int(round(h * s))), flags=cv2.INTER_LINEAR)
+
+
+def _ramp(value: float, good: float, bad: float) -> float:
+    """1 at or below `good`, 0 at or beyond `bad`, linear between."""
+    return float(np.clip((bad - value) / (bad - good), 0.0, 1.0))
+
+
+def _token_cells(spec: GridSpec, top: np.ndarray, s: float, offset=(0.0, 0.0),
+                 zoom: float = 1.0) -> dict[tuple[int, int], list[CellReading]]:
+    """Tokens found in (a crop of) the top view: `offset` is the crop's corner in top-view
+    pixels, `zoom` how much the crop was enlarged."""
+    corners, ids, _ = _detector().detectMarkers(top)
+    found: dict[tuple[int, int], list[CellReading]] = {}
+    if ids is None:
+        return found
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        quad = quad / zoom + np.asarray(offset, np.float32)
+        token = token_by_id(spec.game, int(marker_id))
+        if token is None:
+            continue
+        q = quad.reshape(4, 2).astype(np.float64) / s
+        centre = q.mean(axis=0)
+        rc = spec.cell_at(*centre)
+        if rc is None:
+            continue
+        up = (q[0] + q[1]) / 2 - (q[3] + q[2]) / 2
+        angle = np.degrees(np.arctan2(up[0], -up[1])) % 360
+        quarter = int(round(angle / 90)) % 4
+        off_axis = abs(((angle + 45) % 90) - 45)
+        side = float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
+        offset = float(np.linalg.norm(centre - spec.centre_mm(*rc)))
+        confidence = min(
+            _ramp(offset, 0.2 * spec.cell_mm, 0.5 * spec.cell_mm),
+            _ramp(abs(side / CODE_MM - 1), 0.15, 0.4),
+            _ramp(off_axis, 20.0, 44.0) if token.directed else 1.0,
+        )
+        facing = _FACINGS[quarter] if token.directed else None
+        found.setdefault(rc, []).append(CellReading(token.name, facing, confidence))
+    return found
+
+
+def _second_look(spec: GridSpec, top: np.ndarray, s: float, rc: tuple[int, int]) -> list[CellReading]:
+    """A cell that is not empty but where the whole-board pass found no token, looked at
+    again enlarged twice and sharpened: a blurred or dim marker can be found that way. Only a
+    marker inside this cell counts."""
+    cx, cy = spec.centre_mm(*rc)
+    half = 0.75 * spec.cell_mm
+    x0, y0 = max(int((cx - half) * s), 0), max(int((cy - half) * s), 0)
+    crop = top[y0:int((cy + half) * s), x0:int((cx + half) * s)]
+    if crop.size == 0:
+        return []
+    big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
+    big = cv2.addWeighted(big, 2.0, cv2.GaussianBlur(big, (0, 0), 2.0 * s / 4), -1.0, 0)
+    return _token_cells(spec, big, s, (x0, y0), 2.0).get(rc, [])
+
+
+def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
+              s: float = READ_PX_PER_MM) -> GridReading:
+    """Read every cell of a kit board in a frame (calibrating from its markers unless a
+    `board` is given; CalibrationError names missing markers)."""
+    if board is None:
+        board = find_board(frame, spec.size_mm)
+    top = top_view(frame, board, s)
+    tokens = _token_cells(spec, top, s)
+    ref = _reference(spec, s)
+    seen = cv2.GaussianBlur(top.astype(np.float32), (0, 0), s * 0.5)
+    gain = _gain(seen, ref, s)
+    diff = np.abs(seen - gain * ref) / (255.0 * np.maximum(gain, 0.05))
+    reading = GridReading(spec, board)
+    inner = 0.42 * spec.cell_mm
+    for rc in spec.cells():
+        found = tokens.get(rc, [])
+        if not found:
+            cx, cy = spec.centre_mm(*rc)
+            x0, x1 = int((cx - inner) * s), int((cx + inner) * s)
+            y0, y1 = int((cy - inner) * s), int((cy + inner) * s)
+            d = float(diff[y0:y1, x0:x1].mean())
+            if d < EMPTY_LIMIT:
+                reading.cells[rc] = CellReading("empty", None, _ramp(d, EMPTY_LIMIT / 2, EMPTY_LIMIT))
+                continue
+            found = _second_look(spec, top, s, rc)
+        if len(found) == 1:
+            reading.cells[rc] = found[0]
+        else:
+            reading.cells[rc] = CellReading("unknown", None, 0.0)
+    return reading

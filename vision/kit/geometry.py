@@ -1,0 +1,100 @@
+"""Board geometry in millimetres, shared by the printer, the reader and the frame generator.
+
+Every board is a grid of square cells inside a border band. The marked area's corners (where
+the ArUco marker centres go, DESIGN.md) are the outer corners of the border, so a chip in a
+corner cell never covers a marker, and goals and edge arrows have room in the band. Row 0 is
+the North edge, column 0 the West edge, as in rules/RULINGS.md. Cell sizes are picked so each
+board with its markers fits one A4 or Letter page printed at 100 %.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MARKER_MM = 14.0
+"""Side of a corner marker (ArUco DICT_4X4_50, 6 modules of 2.33 mm)."""
+
+
+@dataclass(frozen=True)
+class GridSpec:
+    """A board's grid: `rows` x `cols` square cells of `cell_mm`."""
+
+    game: str
+    rows: int
+    cols: int
+    cell_mm: float
+    border_mm: float = 12.0
+
+    @property
+    def size_mm(self) -> tuple[float, float]:
+        """(width, height) between marker centres: the grid plus its border band."""
+        return (self.cols * self.cell_mm + 2 * self.border_mm,
+                self.rows * self.cell_mm + 2 * self.border_mm)
+
+    def centre_mm(self, row: int, col: int) -> tuple[float, float]:
+        return (self.border_mm + (col + 0.5) * self.cell_mm,
+                self.border_mm + (row + 0.5) * self.cell_mm)
+
+    def cell_at(self, x_mm: float, y_mm: float) -> tuple[int, int] | None:
+        """The (row, col) of the cell holding a board point, or None off the grid."""
+        gx, gy = x_mm - self.border_mm, y_mm - self.border_mm
+        if gx < 0 or gy < 0:
+            return None
+        col, row = int(gx // self.cell_mm), int(gy // self.cell_mm)
+        if row < self.rows and col < self.cols:
+            return row, col
+        return None
+
+    def cells(self) -> list[tuple[int, int]]:
+        return [(r, c) for r in range(self.rows) for c in range(self.cols)]
+
+
+ROCKETBALL = GridSpec("rocketball", rows=11, cols=7, cell_mm=20.0)
+STONEBALL = GridSpec("stoneball", rows=9, cols=7, cell_mm=22.0)
+ROLLERBALL = GridSpec("rollerball", rows=8, cols=8, cell_mm=20.0)
+
+ROCCA_MARKER_MM = 40.0
+"""Rocca has no grid: its sheet holds four large markers to set at the corners of a real board."""
+
+SPECS = {s.game: s for s in (ROCKETBALL, STONEBALL, ROLLERBALL)}
+KIT_GAMES = (*SPECS, "rocca")
+
+
+def spec(game: str) -> GridSpec:
+    """The grid of a game's kit board; a clear error for games without one."""
+    try:
+        return SPECS[game]
+    except KeyError:
+        raise ValueError(
+            f"no grid board for {game!r}: the kit has boards for {', '.join(SPECS)}"
+        ) from None
+
+
+# -- what is printed on the boards (from the rules, as RULINGS fixes them) ----------------------
+
+ROCKETBALL_GOAL_COLS = (2, 3, 4)
+
+
+def rocketball_edge_arrow(row: int, east: bool, mirror: bool = False) -> str:
+    """RULINGS' side-edge arrows (option edge_arrows=point): West even rows N, odd rows S;
+    East the reverse (or like West when mirrored)."""
+    west = "N" if row % 2 == 0 else "S"
+    if not east or mirror:
+        return west
+    return "S" if west == "N" else "N"
+
+
+def rollerball_ring(row: int, col: int, rings: int = 3) -> int | None:
+    """Rollerball v4 board (side 2R+2): the track a square is on, 0 outermost, None for the logo."""
+    side = 2 * rings + 2
+    ring = min(row, col, side - 1 - row, side - 1 - col)
+    return ring if ring < rings else None
+
+
+def rollerball_corner(row: int, col: int, rings: int = 3) -> bool:
+    """A turning square of its track (where bases may go, except on the inner track)."""
+    ring = rollerball_ring(row, col, rings)
+    if ring is None:
+        return False
+    side = 2 * rings + 2
+    return row in (ring, side - 1 - ring) and col in (ring, side - 1 - ring)

@@ -1,0 +1,178 @@
+"""What a synthetic scene holds: tokens on cells, dice beside the board, an optional hand.
+
+Table millimetres have their origin at the board's NW marker centre (board mm), so the truth
+of a token is simply its cell; dice lie in a tray East of the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.kit.geometry import GridSpec
+from vision.kit.tokens import CARD_TAIL, Token, tokens_for
+
+DIE_KINDS = ("d6", "d4", "d10")
+DIE_SIDES = {"d6": 6, "d4": 4, "d10": 10}
+TRAY_MM = (110.0, 160.0)
+"""The dice tray East of the board: width, height."""
+TRAY_GAP_MM = 25.0
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A token on a cell, slightly off centre and askew, as a hand leaves it."""
+
+    token: Token
+    facing: str | None
+    dx_mm: float = 0.0
+    dy_mm: float = 0.0
+    angle_deg: float = 0.0
+
+
+@dataclass(frozen=True)
+class DieTruth:
+    """A die in the tray: centre in table mm, its value (None for a cocked die, which has no
+    readable top face), and its spin in degrees. Only d6 are generated cocked."""
+
+    kind: str
+    value: int | None
+    centre_mm: tuple[float, float]
+    angle_deg: float
+    cocked: bool = False
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand reaching in from the board's edge: wrist point, fingertip point (table mm)."""
+
+    wrist_mm: tuple[float, float]
+    tip_mm: tuple[float, float]
+    width_mm: float = 75.0
+
+
+@dataclass(frozen=True)
+class Scene:
+    spec: GridSpec
+    cells: dict[tuple[int, int], Placed] = field(default_factory=dict)
+    dice: tuple[DieTruth, ...] = ()
+    hand: Hand | None = None
+    seed: int = 0
+
+    def truth(self) -> dict[tuple[int, int], tuple[str, str | None]]:
+        """The true content of every cell: ("empty", None) or (token name, facing or None)."""
+        out = {rc: ("empty", None) for rc in self.spec.cells()}
+        for rc, p in self.cells.items():
+            out[rc] = (p.token.name, p.facing)
+        return out
+
+    def tray_origin(self) -> tuple[float, float]:
+        w, h = self.spec.size_mm
+        return (w + TRAY_GAP_MM, (h - TRAY_MM[1]) / 2)
+
+
+def _spread(rng: np.random.Generator, n: int, box: tuple[float, float, float, float], gap: float):
+    """Up to n points in a box, each at least `gap` from the others."""
+    x0, y0, x1, y1 = box
+    pts: list[tuple[float, float]] = []
+    for _ in range(200 * max(n, 1)):
+        if len(pts) == n:
+            break
+        p = (float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1)))
+        if all(np.hypot(p[0] - q[0], p[1] - q[1]) >= gap for q in pts):
+            pts.append(p)
+    return pts
+
+
+def random_dice(rng: np.random.Generator, origin: tuple[float, float], kinds: tuple[str, ...],
+                count: int, cocked_rate: float = 0.0) -> tuple[DieTruth, ...]:
+    ox, oy = origin
+    box = (ox + 15, oy + 15, ox + TRAY_MM[0] - 15, oy + TRAY_MM[1] - 15)
+    dice = []
+    for centre in _spread(rng, count, box, 30.0):
+        kind = str(rng.choice(kinds))
+        cocked = kind == "d6" and bool(rng.random() < cocked_rate)
+        value = None if cocked else int(rng.integers(1, DIE_SIDES[kind] + 1))
+        dice.append(DieTruth(kind, value, centre, float(rng.uniform(0, 360)), cocked))
+    return tuple(dice)
+
+
+_STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+
+
+def place_card(spec: GridSpec, cells: dict, head: Token, rc: tuple[int, int], facing: str,
+               angle_deg: float = 0.0, dx_mm: float = 0.0, dy_mm: float = 0.0) -> bool:
+    """Lay a two-cell card with its head on `rc`, its tail on the neighbour toward `facing`,
+    both halves moved together (a card is rigid). False if a cell is taken or off the grid."""
+    dr, dc = _STEP[facing]
+    tail = (rc[0] + dr, rc[1] + dc)
+    if not (0 <= tail[0] < spec.rows and 0 <= tail[1] < spec.cols) or rc in cells or tail in cells:
+        return False
+    a = np.deg2rad(angle_deg)
+    v = np.array([dc, dr], float) * spec.cell_mm
+    turned = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ v
+    cells[rc] = Placed(head, facing, dx_mm, dy_mm, angle_deg)
+    cells[tail] = Placed(CARD_TAIL, facing, dx_mm + turned[0] - v[0], dy_mm + turned[1] - v[1], angle_deg)
+    return True
+
+
+def random_scene(spec: GridSpec, seed: int, fill: float = 0.5, dice: int = 0,
+                 die_kinds: tuple[str, ...] = ("d6",), cocked_rate: float = 0.0,
+                 hand: bool = False, skew_deg: float = 8.0, cards: int = 0) -> Scene:
+    """A random position: `cards` two-cell cards (Rollerball v4) first, then about `fill` of
+    the other cells hold one of the game's tokens (any kind, any facing), `dice` dice in the
+    tray, and a hand over the board if asked."""
+    rng = np.random.default_rng(seed)
+    kinds = [t for t in tokens_for(spec.game) if t.name not in ("djinn", "card_tail") and not t.card]
+    heads = [t for t in tokens_for(spec.game) if t.card]
+    cells: dict[tuple[int, int], Placed] = {}
+    for _ in range(200):
+        if len(cells) >= 2 * cards or not heads:
+            break
+        rc = (int(rng.integers(spec.rows)), int(rng.integers(spec.cols)))
+        place_card(spec, cells, heads[int(rng.integers(len(heads)))], rc, str(rng.choice(list("NESW"))),
+                   float(rng.uniform(-skew_deg / 2, skew_deg / 2)))
+    for rc in spec.cells():
+        if rc in cells:
+            continue
+        if rng.random() >= fill:
+            continue
+        token = kinds[int(rng.integers(len(kinds)))]
+        facing = str(rng.choice(list("NESW"))) if token.directed else None
+        slack = max(0.0, (spec.cell_mm - 18.0) / 2)
+        cells[rc] = Placed(token, facing, float(rng.uniform(-slack, slack)), float(rng.uniform(-slack, slack)),
+                           float(rng.uniform(-skew_deg, skew_deg)))
+    w, h = spec.size_mm
+    scene_hand = None
+    if hand:
+        side = int(rng.integers(4))
+        t = float(rng.uniform(0.2, 0.8))
+        wrist, tip = [((t * w, -60.0), (t * w, 0.0)), ((w + 60.0, t * h), (w, t * h)),
+                      ((t * w, h + 60.0), (t * w, h)), ((-60.0, t * h), (0.0, t * h))][side]
+        reach = float(rng.uniform(40, 90))
+        d = np.subtract(tip, wrist) / np.linalg.norm(np.subtract(tip, wrist))
+        scene_hand = Hand(wrist, (tip[0] + d[0] * reach, tip[1] + d[1] * reach), float(rng.uniform(60, 85)))
+    scene = Scene(spec, cells, (), scene_hand, seed)
+    if dice:
+        scene = Scene(spec, cells, random_dice(rng, scene.tray_origin(), die_kinds, dice, cocked_rate),
+                      scene_hand, seed)
+    return scene
+
+
+def scene_of(spec: GridSpec, contents: dict[tuple[int, int], tuple[str, str | None]], seed: int = 0,
+             skew_deg: float = 6.0, hand: Hand | None = None, dice: tuple[DieTruth, ...] = ()) -> Scene:
+    """A scene showing a given position (cell -> (token name, facing)), placed by a slightly
+    careless hand: tokens off centre and askew."""
+    rng = np.random.default_rng(seed)
+    names = {t.name: t for t in tokens_for(spec.game)}
+    slack = max(0.0, (spec.cell_mm - 18.0) / 2)
+    cells = {}
+    for rc, (name, facing) in contents.items():
+        if name == "empty":
+            continue
+        if name not in names:
+            raise ValueError(f"{spec.game} has no token {name!r}")
+        cells[rc] = Placed(names[name], facing, float(rng.uniform(-slack, slack)),
+                           float(rng.uniform(-slack, slack)), float(rng.uniform(-skew_deg, skew_deg)))
+    return Scene(spec, cells, dice, hand, seed)
