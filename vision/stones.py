@@ -230,16 +230,18 @@ class _Surface:
             # the profile shifted by up to `slack` rows across the edge, and keeps the best match
             slack = 2
             padded = np.pad(prof, ((slack, slack), (0, 0), (0, 0)), mode="edge")
-            tries = np.stack([strip - padded[k: k + strip.shape[0]] for k in range(2 * slack + 1)])
-            best = np.abs(tries[..., 0]).argmin(axis=0)  # luma decides: edges are mostly light and shade
-            fitted = np.take_along_axis(tries, best[None, ..., None], axis=0)[0]
+            n_rows = strip.shape[0]
+            luma = padded[..., 0]  # luma decides: edges are mostly light and shade
+            best = np.abs(np.stack([strip[..., 0] - luma[k: k + n_rows] for k in range(2 * slack + 1)])).argmin(axis=0)
+            rows = best + np.arange(n_rows)[:, None]
+            fitted = strip - np.take_along_axis(padded, rows[..., None], axis=0)
             if axis == 0:
                 diff[r0:r1, c0:c1] = fitted
             else:
                 diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
-        resid = np.abs(diff).astype(np.float32)
+        self._ycc, self._diff = ycc, diff
+        resid = np.float32(cv2.convertScaleAbs(diff))  # |difference| never exceeds 255
         resid[markers > 0] = 0
-        self.bg = np.clip(ycc.astype(np.int16) - diff, 0, 255).astype(np.uint8)
 
         # robust noise per channel, for the board, the table and the edge strips apart (brighter
         # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
@@ -266,6 +268,10 @@ class _Surface:
         texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
         texture = cv2.resize(np.maximum(texture, 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
         self.z = cv2.divide(z, texture)
+
+    def bg(self, rows: slice, cols: slice) -> np.ndarray:
+        """The predicted surface (YCrCb) in one window: only stones' windows ever need it."""
+        return np.clip(self._ycc[rows, cols].astype(np.int16) - self._diff[rows, cols], 0, 255).astype(np.uint8)
 
 
 def detect_stones(
@@ -320,7 +326,7 @@ def detect_stones(
         if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
-        shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1])
+        shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg(slice(y0, y1), slice(x0, x1)))
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         for part in _split(comp, z[y0:y1, x0:x1], min_d):
