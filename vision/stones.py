@@ -314,8 +314,8 @@ def detect_stones(
 
     camera = board.camera_mm(frame.shape) if params.silhouette_height_mm > 0 else None
     stones: list[Stone] = []
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
+    n, labels, stats, _ = _break_large(cand, 8 * max_area, min_d)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if area < min_area or area > 8 * max_area:  # specks; hands and heaps
@@ -337,6 +337,20 @@ def detect_stones(
                 if st is not None:
                     stones.append(st)
     return stones
+
+
+def _break_large(cand: np.ndarray, max_area: float, min_d: float):
+    """Connected components of the candidates, after breaking those too large for one stone's
+    footprint at their thin links: stones along a strip the surface model missed (a board edge, a
+    seam, a shadow line) are joined by it, and would otherwise be dropped with it as a heap."""
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(cand, connectivity=8)
+    large = np.nonzero(stats[1:, 4] > max_area)[0] + 1
+    if len(large) == 0:
+        return n, labels, stats, centroids
+    big = np.isin(labels, large)
+    opened = cv2.morphologyEx(big.astype(np.uint8) * 255, cv2.MORPH_OPEN, _disk(min_d * 0.8))
+    cand = np.where(big, opened, cand)
+    return cv2.connectedComponentsWithStats(cand, connectivity=8)
 
 
 def _complete_crescents(cand: np.ndarray, min_d: float, max_d: float) -> np.ndarray:
