@@ -232,7 +232,12 @@ class _Surface:
             padded = np.pad(prof, ((slack, slack), (0, 0), (0, 0)), mode="edge")
             n_rows = strip.shape[0]
             luma = padded[..., 0]  # luma decides: edges are mostly light and shade
-            best = np.abs(np.stack([strip[..., 0] - luma[k: k + n_rows] for k in range(2 * slack + 1)])).argmin(axis=0)
+            best = np.zeros(strip.shape[:2], np.intp)
+            best_err = np.abs(strip[..., 0] - luma[:n_rows])
+            for shift in range(1, 2 * slack + 1):
+                err = np.abs(strip[..., 0] - luma[shift: shift + n_rows])
+                best[err < best_err] = shift
+                np.minimum(best_err, err, out=best_err)
             rows = best + np.arange(n_rows)[:, None]
             fitted = strip - np.take_along_axis(padded, rows[..., None], axis=0)
             if axis == 0:
