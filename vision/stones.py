@@ -526,10 +526,15 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
     if solidity < 0.7 or elong > 3.0:
         return None
     outline_mm = view.to_mm(c.reshape(-1, 2).astype(np.float64) + origin)
+    shrink = 1.0
     if camera is not None and camera[2] > 2 * params.silhouette_height_mm:
         # the outline is seen at silhouette height: bring it down along the rays to the camera
-        outline_mm = camera[:2] + (outline_mm - camera[:2]) * (1 - params.silhouette_height_mm / camera[2])
-    cx, cy, a_mm = _centroid(outline_mm)
+        shrink = 1 - params.silhouette_height_mm / camera[2]
+        outline_mm = camera[:2] + (outline_mm - camera[:2]) * shrink
+    cx, cy, _ = _centroid(outline_mm)
+    # the size from the pixels themselves: the outline runs through the border pixels' centres,
+    # half a pixel inside the footprint, which matters for a stone a few pixels across
+    a_mm = n_px * (shrink / view.s) ** 2
     if np.sqrt(a_mm / np.pi) < 0.4 * params.min_diameter_mm:
         return None  # smaller than any stone once outlined
     contrast = float(np.median(z[part > 0]))

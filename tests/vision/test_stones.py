@@ -201,3 +201,18 @@ def test_stones_at_rest_in_a_video_written_and_read_by_opencv(tmp_path):
     assert len(found) == len(stones)
     for t in stones:
         assert error(nearest(found, t["x_mm"], t["y_mm"]), t["x_mm"], t["y_mm"]) < 2.0
+
+
+def test_small_stones_are_found_at_their_size():
+    """Stones near the smallest size (12 mm across, about 10 px in the detector's view) are found,
+    placed within 2 mm, and their size is right to a fifth (their shadow widens them a little)."""
+    stones = [DrawnStone(80 + 60 * i, 100 + 50 * (i % 3), 6.0, colour, i)
+              for i, colour in enumerate([(60, 60, 200), (200, 180, 60), (30, 30, 30), (220, 220, 230), (90, 200, 90)])]
+    scene = draw_scene(stones)
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == len(stones)
+    for st in stones:
+        got = nearest(found, st.x_mm, st.y_mm)
+        assert error(got, st.x_mm, st.y_mm) < 2.0
+        true_r = np.sqrt(cv2.contourArea(st.outline_mm.astype(np.float32)) / np.pi)
+        assert abs(got.radius_mm - true_r) < 0.2 * true_r
