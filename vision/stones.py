@@ -334,7 +334,7 @@ def detect_stones(
         shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg(slice(y0, y1), slice(x0, x1)))
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
-        for part in _split(comp, z[y0:y1, x0:x1], min_d):
+        for part in _split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 piece = _trim_shadow(piece, shadow, min_d)
                 st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
@@ -454,7 +454,7 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     return _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
 
 
-def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
+def _split(comp: np.ndarray, z: np.ndarray, ycc: np.ndarray, min_d: float) -> list[np.ndarray]:
     """Separate touching stones: one seed per peak of the footprint's landscape with a neck between.
 
     The landscape is the distance to the footprint's border (touching round stones leave a waist)
@@ -479,7 +479,7 @@ def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
         # a peak inside an earlier peak's inscribed circle is the same stone (the cheap test first)
         if len(covered) and np.any(np.hypot(covered[:, 0] - peak[0], covered[:, 1] - peak[1]) <= covered[:, 2]):
             continue
-        if not any(_same_stone(dist, peak, s) for s in seeds):
+        if not any(_same_stone(dist, peak, s, ycc) for s in seeds):
             seeds.append(peak)
         covered = np.vstack([covered, peak])
     if len(seeds) == 1:
@@ -495,8 +495,14 @@ def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
     return parts
 
 
-def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
-    """Two peaks belong to one stone when no neck lies between them (or one is inside the other)."""
+def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float, float, float],
+                ycc: np.ndarray) -> bool:
+    """Two peaks belong to one stone when no neck lies between them (or one is inside the other).
+
+    A shallow neck between two clearly different colours is still two stones: small touching
+    stones, blurred together, keep only a faint waist, while one stone's shading never makes two
+    distinct colours at its two thickest points.
+    """
     ax, ay, ar = a
     bx, by, br = b
     d = np.hypot(ax - bx, ay - by)
@@ -505,8 +511,29 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
     n = max(int(d), 2)
     xs = np.round(np.linspace(ax, bx, n)).astype(int)
     ys = np.round(np.linspace(ay, by, n)).astype(int)
-    neck = dist[ys, xs].min()
-    return neck > 0.75 * min(ar, br)
+    neck = dist[ys, xs].min() / min(ar, br)
+    if neck > NECK_SAME:
+        return True
+    if neck <= NECK_SPLIT:
+        return False
+    return _colour_gap(ycc, a, b) < COLOUR_GAP
+
+
+NECK_SPLIT = 0.75  # a neck this thin (relative to the smaller stone) always separates
+NECK_SAME = 0.9  # a neck this thick never does
+COLOUR_GAP = 30.0  # YCrCb distance (luma at half weight) between two touching stones' middles
+
+
+def _colour_gap(ycc: np.ndarray, a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """Distance between the median colours of the middles of two peaks' inscribed circles."""
+    h, w = ycc.shape[:2]
+    yy, xx = np.ogrid[:h, :w]
+    meds = []
+    for x, y, r in (a, b):
+        disc = (xx - x) ** 2 + (yy - y) ** 2 <= max(0.6 * r, 1.0) ** 2
+        meds.append(np.median(ycc[disc].astype(np.float32), axis=0))
+    gap = (meds[0] - meds[1]) * np.float32([0.5, 1.0, 1.0])
+    return float(np.linalg.norm(gap))
 
 
 def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams,

@@ -216,3 +216,15 @@ def test_small_stones_are_found_at_their_size():
         assert error(got, st.x_mm, st.y_mm) < 2.0
         true_r = np.sqrt(cv2.contourArea(st.outline_mm.astype(np.float32)) / np.pi)
         assert abs(got.radius_mm - true_r) < 0.2 * true_r
+
+
+def test_small_touching_stones_of_different_colours_are_separated():
+    """Small stones pressed together keep only a faint waist once blurred; their different colours
+    still tell them apart (and each is placed on its own centre, not on the pair's)."""
+    pairs = [DrawnStone(120, 150, 7, (230, 230, 235), 1), DrawnStone(133, 151, 7, (60, 40, 150), 2),
+             DrawnStone(280, 100, 8, (40, 110, 200), 3), DrawnStone(280, 114, 7, (200, 200, 90), 4)]
+    scene = draw_scene(pairs)
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == 4
+    for st in pairs:
+        assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.5
