@@ -15,8 +15,9 @@ the stones is estimated from the frame itself, and stones are what differs from 
    the local texture), in brightness (shading, rims, shadows) or in colour. A stone the board's own
    colour still differs by its dome shading and its cast shadow; its outline, a ring or a crescent
    of difference, is filled (holes filled, a crescent completed by its convex hull).
-4. Touching stones are separated at the necks of the distance transform (each footprint pixel goes
-   to the peak whose inscribed circle it is nearest to); a cast shadow is trimmed off a footprint
+4. Touching stones are separated at the necks of the distance transform, or at a shallow neck
+   between two different colours (each footprint pixel goes to the peak whose inscribed circle it
+   is nearest to); a cast shadow is trimmed off a footprint
    where it looks like shade (the surface's own colour, uniformly darker); the centre is the area
    centroid of the footprint, in board mm.
 """
