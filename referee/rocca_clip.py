@@ -168,7 +168,7 @@ class Referee:
             return
         wanted = actions_for(state, truth)
         if not calls:
-            self.session.view.last_event = "judge unsure: the referee enters it"
+            self.session.view.last_event = f"judge unsure: enter the {what}"
             self.session.redraw()
             for a in wanted:
                 self.by_hand(a)
