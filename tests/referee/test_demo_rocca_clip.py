@@ -132,7 +132,7 @@ def test_the_summary_names_each_call_against_the_truth(tour):
         if event["type"] == "pickup":
             assert line.endswith("(nothing to score)")
         elif event.get("verdict") == "unsure":
-            assert "judge unsure (" in line and "entered it on the panel" in line
+            assert "judge unsure" in line and line.endswith(("entered it on the panel", "ignored"))
         else:
             assert line.split(": judge ")[1].startswith("'")
             assert line.endswith(("confirmed", "overruled, the referee entered the truth", "overruled"))
