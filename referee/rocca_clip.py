@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from device.camera import CaptureSource
 from device.events import InputEvent
 from engines.core.state import Action
 from referee.journal import Journal
-from referee.rocca_vision import VisionRejected, actions_for
+from referee.rocca_vision import VisionRejected, actions_for, verdict_inputs
 from referee.session import Session
 from referee.table import wire_sim
 from vision.analyze import SCHEMA, Analysis
@@ -36,6 +37,8 @@ CLIP_FPS = 30
 CLIP_SIZE = (640, 480)
 NAMES = ["Ada", "Ben", "Cleo", "Dev", "Eve", "Finn"]
 PREFIX = "rocca-clip"
+FATES = ("confirmed", "overruled", "unsure", "never happened", "missed")
+"""What became of the judge's calls, in the summary's order ("missed": the truth's, never called)."""
 
 
 def players_for(dropped: int) -> list[str]:
@@ -79,8 +82,12 @@ class Referee:
 
     session: Session
     truth: list[dict]
-    lines: list[str]
-    used: set[int]
+    lines: list[str] = field(default_factory=list)
+    """A summary line per judged event (and per truth event the judge missed)."""
+    used: set[int] = field(default_factory=set)
+    """Indices of the truth events already matched or entered."""
+    tally: Counter = field(default_factory=Counter)
+    """How the judge's calls fared (FATES)."""
 
     def post(self, ev: InputEvent) -> None:
         self.session.handle(ev)
@@ -131,6 +138,7 @@ class Referee:
             if event["type"] == "pickup":
                 self.lines.append("  pickup: the judge missed it (nothing to score)")
                 continue
+            self.tally["missed"] += 1
             actions = actions_for(self.session.state, event)
             for a in actions:
                 self.by_hand(a)
@@ -143,6 +151,7 @@ class Referee:
         return max(best)[1] if best else None
 
     def take(self, judged: dict) -> None:
+        """One judged event: matched to the truth, then confirmed, overruled or entered by hand."""
         k = self.match(judged)
         if k is not None:
             self.enter_missed(k)
@@ -160,6 +169,7 @@ class Referee:
         except VisionRejected as exc:
             calls, why = [], str(exc)
         if truth is None:
+            self.tally["never happened"] += 1
             if calls:
                 self.confirm_or_overrule(calls[0], None)
                 self.lines.append(f"  {what}: judge {said(calls)}, which never happened: overruled")
@@ -168,6 +178,7 @@ class Referee:
             return
         wanted = actions_for(state, truth)
         if not calls:
+            self.tally["unsure"] += 1
             self.session.view.last_event = f"judge unsure: enter the {what}"
             self.session.redraw()
             for a in wanted:
@@ -178,6 +189,7 @@ class Referee:
             return
         agreed = all([self.confirm_or_overrule(c, t) for c, t in zip(calls, wanted, strict=True)])
         verdict = "confirmed" if agreed else "overruled, the referee entered the truth"
+        self.tally[verdict.split(",")[0]] += 1
         self.lines.append(f"  {what}: judge {said(calls)}, truth {said(wanted)}: {verdict}")
 
 
@@ -205,11 +217,10 @@ def play_clip(out: Path, seed: int = CLIP_SEED) -> list[str]:
     players = players_for(len(truth["truth"]["dropped"]))
     wiring = wire_sim(players, "gif", out, prefix=f"{PREFIX}-", frame_seconds=0.8)
     journal = Journal(out / f"{PREFIX}-journal.sqlite", durable=False)  # a throwaway journal
-    calls: list[str] = []
     try:
         session = Session.open(journal, "rocca", players, seed=seed, resume=False, table=wiring.table)
         session.redraw()
-        referee = Referee(session, truth["events"], calls, set())
+        referee = Referee(session, truth["events"])
         judge = LiveJudge(tuple(truth["board"]["size_mm"]), CLIP_FPS)
         decisions: list[Decision] = []
         seen = {"frames": 0, "shape": (0, 0)}
@@ -220,8 +231,8 @@ def play_clip(out: Path, seed: int = CLIP_SEED) -> list[str]:
                     yield f.image, f.t
             for decision in judge.run(frames()):  # each decision as its episode settles
                 decisions.append(decision)
-                for event in decision.events:
-                    referee.take(event)
+                for message in verdict_inputs(decision):  # what the camera posts to the referee
+                    referee.take(message.value)
         referee.enter_missed(len(truth["events"]))
         status = session.state.render().splitlines()[0]  # "Rocca, turn 1: Ada to shoot, ..."
         entries = [e.notation for e in journal.actions(session.row.id)]
@@ -239,7 +250,8 @@ def play_clip(out: Path, seed: int = CLIP_SEED) -> list[str]:
     lines = [f"demo: rocca clip: seed {seed}, {seen['frames']} frames {CLIP_SIZE[0]}x{CLIP_SIZE[1]} "
              f"at {CLIP_FPS} fps, {', '.join(players)}; the judge called {n_judged} events, "
              f"the truth has {len(truth['events'])} ({time.monotonic() - started:.1f} s)",
-             *calls,
+             "  the judge's calls of drops and shots: " + ", ".join(f"{referee.tally[k]} {k}" for k in FATES),
+             *referee.lines,
              f"  journal: {len(entries)} Rocca actions: {', '.join(entries)}",
              f"  now: {status}"]
     for path in (video, truth_path, json_path, annotated, record_path, *wiring.files):

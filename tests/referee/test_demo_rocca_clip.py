@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+from collections import Counter
 
 import cv2
 import pytest
@@ -127,6 +128,14 @@ def test_the_summary_names_each_call_against_the_truth(tour):
     summary = clip_summary(text)
     calls = [line for line in summary if line.startswith("  ") and ": judge " in line]
     assert len(calls) == len(judged)
+    scored = [line for line in calls if not line.startswith("  pickup")]
+    missed = sum(": the judge missed it;" in line for line in summary)
+    tally = {"confirmed": sum(line.endswith("confirmed") for line in scored),
+             "overruled": sum(line.endswith("entered the truth") for line in scored),
+             "unsure": sum("judge unsure (" in line for line in scored),
+             "never happened": sum("which never happened" in line for line in scored)}
+    assert summary[1] == ("  the judge's calls of drops and shots: "
+                          + ", ".join(f"{n} {k}" for k, n in tally.items()) + f", {missed} missed")
     for line, event in zip(calls, judged, strict=True):
         assert line.startswith(f"  {event['type'] if event['type'] != 'shot' else event['kind'] + ' shot'}: ")
         if event["type"] == "pickup":
@@ -182,11 +191,12 @@ def test_a_wrong_drop_call_is_overruled_and_the_truth_entered_on_the_panel(table
     """"Dropping pieces": a piece that splashed off is set aside; the judge saw one splash that
     did not happen, the referee says no and enters the true count."""
     session, displays, journal = table
-    lines: list[str] = []
-    Referee(session, [DROP], lines, set()).take({**DROP, "start": 2, "landed": 3, "splashed": 1})
+    referee = Referee(session, [DROP])
+    referee.take({**DROP, "start": 2, "landed": 3, "splashed": 1})
     assert journaled(session, journal) == ["drop 4/0"]
     assert (session.state.board, session.state.aside) == (4, 0)
-    assert lines == ["  drop: judge 'drop 3/1', truth 'drop 4/0': overruled, the referee entered the truth"]
+    assert referee.lines == ["  drop: judge 'drop 3/1', truth 'drop 4/0': overruled, the referee entered the truth"]
+    assert referee.tally == Counter(overruled=1)
 
 
 def test_an_unsure_shot_is_shown_and_entered_on_the_panel(table, monkeypatch):
@@ -207,6 +217,7 @@ def test_an_unsure_shot_is_shown_and_entered_on_the_panel(table, monkeypatch):
     assert any("judge unsure: enter the gate shot" in s for s in shown)
     assert lines[-1] == ("  gate shot: judge unsure (the shooter was lost), truth 'shoot, pass': "
                          "the referee entered it on the panel")
+    assert referee.tally == Counter(confirmed=1, unsure=1)
 
 
 def test_a_call_of_a_shot_that_never_happened_is_overruled_and_changes_nothing(table):
@@ -218,6 +229,7 @@ def test_a_call_of_a_shot_that_never_happened_is_overruled_and_changes_nothing(t
     assert journaled(session, journal) == ["drop 4/0"]
     assert session.state.phase == "choose" and "judge overruled: shoot" in screen(displays, 0)
     assert lines[-1] == "  gate shot: judge 'shoot, foul not_through', which never happened: overruled"
+    assert referee.tally["never happened"] == 1
 
 
 def test_a_shot_the_judge_missed_is_entered_before_the_next_call(table):
@@ -234,6 +246,7 @@ def test_a_shot_the_judge_missed_is_entered_before_the_next_call(table):
     assert lines[1:] == ["  gate shot: the judge missed it; the referee entered 'shoot, pass'",
                          "  pickup: the judge missed it (nothing to score)",
                          "  gate shot: judge 'shoot, foul not_through', truth 'shoot, foul not_through': confirmed"]
+    assert referee.tally == Counter(confirmed=2, missed=1)
 
 
 def test_a_judge_call_that_is_the_truth_is_confirmed_with_yes(table):
