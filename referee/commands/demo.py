@@ -2,8 +2,9 @@
 
 Every game whose engine is installed plays itself through the real session loop (bots on
 every seat, the referee's virtual dice, a journal), and every display of the simulated table
-is written as an animated GIF. The tour is a list of parts, ``DEMO_PARTS``: a later part (the
-Rocca clip judged from generated video) is added by appending a ``DemoPart``.
+is written as an animated GIF. Then the Rocca clip (referee/rocca_clip.py): a generated turn
+written as video, judged frame by frame by the live judge and refereed through a session. The
+tour is a list of parts: the games', then ``DEMO_PARTS``.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from referee.table import wire_sim
 
 @dataclass(frozen=True)
 class DemoPart:
-    """One stop of the tour: ``run(out_dir, seed, max_actions, seconds)`` plays it within about
-    ``seconds`` and returns the lines of its summary (what happened, which files it wrote)."""
+    """One stop of the tour: ``run(out_dir, seed, max_actions, seconds)`` plays it (a game within
+    about ``seconds``) and returns the lines of its summary (what happened, which files it wrote)."""
 
     name: str
     run: Callable[[Path, int, int, float], list[str]]
@@ -84,14 +85,25 @@ def installed_games() -> list[str]:
     return out
 
 
-DEMO_PARTS: list[DemoPart] = []
-"""Parts played after the installed games' own (a later part appends itself here)."""
+def rocca_clip_part() -> DemoPart:
+    def run(out: Path, seed: int, max_actions: int, seconds: float) -> list[str]:
+        from referee.rocca_clip import play_clip  # OpenCV and the generator: only when played
+
+        return play_clip(out)  # its own fixed seed: a clip whose turn fits a table's first drop
+    return DemoPart("rocca clip", run)
+
+
+DEMO_PARTS: list[DemoPart] = [rocca_clip_part()]
+"""Parts played after the installed games' own."""
 
 
 def tour() -> list[DemoPart]:
     """Every game installed when the tour starts (not when this module was first imported: a
     game registered later, or a test's toy game registered then, must not freeze the list)."""
     return [game_part(gid) for gid in installed_games()] + DEMO_PARTS
+
+
+QUICK_ACTIONS = 60
 
 
 def register(sub) -> None:
@@ -104,6 +116,8 @@ def register(sub) -> None:
     p.add_argument("--seconds", type=float, default=20.0, help="stop a game after about this long")
     p.add_argument("--out", default="tabletop-demo", help="directory for the GIFs, records and journals")
     p.add_argument("--quiet", action="store_true", help="only the summary")
+    p.add_argument("--quick", action="store_true",
+                   help=f"stop each game after {QUICK_ACTIONS} actions (the Rocca clip plays whole)")
     p.set_defaults(run=run)
 
 
@@ -113,10 +127,11 @@ def run(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     summary: list[str] = []
     parts = tour()
+    max_actions = min(args.max_actions, QUICK_ACTIONS) if args.quick else args.max_actions
     for part in parts:
         if not args.quiet:
             print(f"demo: {part.name} ...", flush=True)
-        summary += part.run(out, args.seed, args.max_actions, args.seconds)
+        summary += part.run(out, args.seed, max_actions, args.seconds)
     print(f"demo: {len(parts)} parts in {time.monotonic() - started:.1f} s, written to {out}/")
     for line in summary:
         print(line)
