@@ -339,11 +339,11 @@ def detect_stones(
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         for part in _split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
-                piece = _trim_shadow(piece, shadow, min_d)
-                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
-                            min_score)
-                if st is not None:
-                    stones.append(st)
+                for one in _cut_at_waists(_trim_shadow(piece, shadow, min_d), min_d):
+                    st = _stone(one, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
+                                min_score)
+                    if st is not None:
+                        stones.append(st)
     return stones
 
 
@@ -520,6 +520,47 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
     if neck <= NECK_SPLIT:
         return False
     return _colour_gap(ycc, a, b) < COLOUR_GAP
+
+
+WAIST_RATIO = 0.7  # a cut shorter than this fraction of the narrower piece's diameter separates two stones
+
+
+def _cut_at_waists(part: np.ndarray, min_d: float, depth: int = 0) -> list[np.ndarray]:
+    """Cut a footprint at a waist: two notches facing each other across a short line.
+
+    Touching stones of one colour, or a small stone against a large one, often leave no second peak
+    in the landscape (the small one is a shoulder of the large one's), but their joint outline
+    still pinches in on both sides of the contact. A cut between two notches is taken when it is
+    short against both pieces it leaves (a stone's own irregular outline has notches, but none
+    that nearly halve it) and both pieces are stone-sized. Chains of stones are cut piece by piece.
+    """
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if len(contours) != 1 or len(contours[0]) < 8:
+        return [part]
+    c = contours[0]
+    try:
+        defects = cv2.convexityDefects(c, cv2.convexHull(c, returnPoints=False))
+    except cv2.error:  # a self-touching outline
+        return [part]
+    if defects is None:
+        return [part]
+    deep = [c[f, 0] for _, _, f, d in defects.reshape(-1, 4) if d / 256.0 >= max(1.0, 0.1 * min_d)]
+    min_px = np.pi * (min_d / 2) ** 2 * 0.7
+    best = None
+    for i in range(len(deep)):
+        for j in range(i + 1, len(deep)):
+            cut = part.copy()
+            cv2.line(cut, tuple(int(v) for v in deep[i]), tuple(int(v) for v in deep[j]), 0, 1)
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=4)
+            if n != 3 or min(stats[1:, 4]) < min_px:
+                continue
+            ratio = np.hypot(*(deep[i] - deep[j])) / (2 * np.sqrt(min(stats[1:, 4]) / np.pi))
+            if ratio <= WAIST_RATIO and (best is None or ratio < best[0]):
+                best = (ratio, labels)
+    if best is None or depth >= 3:
+        return [part]
+    labels = best[1]
+    return [p for k in (1, 2) for p in _cut_at_waists((labels == k).astype(np.uint8), min_d, depth + 1)]
 
 
 NECK_SPLIT = 0.75  # a neck this thin (relative to the smaller stone) always separates
