@@ -25,6 +25,7 @@ the stones is estimated from the frame itself, and stones are what differs from 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -154,6 +155,29 @@ class TopView:
 
     def from_mm(self, mm) -> np.ndarray:
         return (np.asarray(mm, np.float64) - [self.x0, self.y0]) * self.s
+
+
+class _Geometry:
+    """What depends only on the board, the frame size and the parameters: built once per board
+    (a referee watches one board for thousands of frames), not on every frame."""
+
+    def __init__(self, board: Board, frame_shape: tuple[int, int], params: StoneParams):
+        self.view = view = TopView(board, frame_shape, params)
+        self.markers = _marker_mask(board, view)
+        # pixels that may hold candidates: seen by the camera, off the markers
+        self.readable = cv2.bitwise_and(view.valid, cv2.bitwise_not(self.markers))
+        # where the camera's or the view's field ends: a blob cut there is part of something
+        outside = (view.valid == 0).astype(np.uint8)
+        outside[[0, -1], :] = 1
+        outside[:, [0, -1]] = 1
+        self.edge = cv2.dilate(outside, _disk(3))
+        self.near_marker = cv2.dilate(self.markers, _disk(3))
+        self.camera = board.camera_mm(frame_shape) if params.silhouette_height_mm > 0 else None
+
+
+@lru_cache(maxsize=4)
+def _geometry(board: Board, frame_shape: tuple[int, int], params: StoneParams) -> _Geometry:
+    return _Geometry(board, frame_shape, params)
 
 
 def _marker_mask(board: Board, view: TopView) -> np.ndarray:
@@ -296,14 +320,14 @@ def detect_stones(
     frame = check_frame(frame_bgr)
     if ignore_mask is not None and ignore_mask.shape[:2] != frame.shape[:2]:
         raise FrameError(f"ignore_mask is {ignore_mask.shape[:2]}, the frame {frame.shape[:2]}: sizes differ")
-    view = TopView(board, frame.shape, params)
+    geo = _geometry(board, frame.shape[:2], params)
+    view, markers = geo.view, geo.markers
     min_d, max_d = params.min_diameter_mm * view.s, params.max_diameter_mm * view.s
     ycc = cv2.cvtColor(view.warp(frame), cv2.COLOR_BGR2YCrCb)
-    markers = _marker_mask(board, view)
     surface = _Surface(ycc, view, max_d, params.edge_band_mm, markers)
     z = surface.z
     cand = cv2.compare(z, params.threshold, cv2.CMP_GT)
-    cand[(markers > 0) | (view.valid == 0)] = 0
+    cand = cv2.bitwise_and(cand, geo.readable)
     cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.2))
     cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, _disk(min_d * 0.3))
     cand = _complete_crescents(_fill_holes(cand), min_d, max_d)
@@ -313,14 +337,7 @@ def detect_stones(
     if ignore_mask is not None:
         ignore = (np.asarray(ignore_mask) > 0).astype(np.uint8)
         blocked = cv2.dilate(view.warp(ignore, nearest=True), _disk(3))
-    # where the camera's or the view's field ends: a blob cut there is part of something
-    outside = (view.valid == 0).astype(np.uint8)
-    outside[[0, -1], :] = 1
-    outside[:, [0, -1]] = 1
-    edge = cv2.dilate(outside, _disk(3))
-    near_marker = cv2.dilate(markers, _disk(3))
-
-    camera = board.camera_mm(frame.shape) if params.silhouette_height_mm > 0 else None
+    edge, near_marker, camera = geo.edge, geo.near_marker, geo.camera
     stones: list[Stone] = []
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
     n, labels, stats, _ = _break_large(cand, 8 * max_area, min_d)
@@ -555,12 +572,23 @@ def _cut_at_waists(part: np.ndarray, min_d: float, depth: int = 0) -> list[np.nd
             if n != 3 or min(stats[1:, 4]) < min_px:
                 continue
             ratio = np.hypot(*(deep[i] - deep[j])) / (2 * np.sqrt(min(stats[1:, 4]) / np.pi))
-            if ratio <= WAIST_RATIO and (best is None or ratio < best[0]):
+            if ratio <= WAIST_RATIO and (best is None or ratio < best[0]) and all(
+                    _roundness(labels == k) >= MIN_ROUNDNESS for k in (1, 2)):
                 best = (ratio, labels)
     if best is None or depth >= 3:
         return [part]
     labels = best[1]
     return [p for k in (1, 2) for p in _cut_at_waists((labels == k).astype(np.uint8), min_d, depth + 1)]
+
+
+MIN_ROUNDNESS = 0.55  # a piece cut off at a waist fills this much of its enclosing circle (a stone, not a strip)
+
+
+def _roundness(mask: np.ndarray) -> float:
+    """The share of its smallest enclosing circle a footprint fills (1 for a disc, low for a strip)."""
+    pts = cv2.findNonZero(mask.astype(np.uint8))
+    _, r = cv2.minEnclosingCircle(pts)
+    return float(len(pts) / (np.pi * (r + 0.5) ** 2))
 
 
 NECK_SPLIT = 0.75  # a neck this thin (relative to the smaller stone) always separates
