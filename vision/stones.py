@@ -540,6 +540,8 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
 
 
 WAIST_RATIO = 0.7  # a cut shorter than this fraction of the narrower piece's diameter separates two stones
+WAIST_RATIO_DEEP = 0.9  # ... or shorter than this, when both notches are deeper than DEEP_NOTCH of that diameter
+DEEP_NOTCH = 0.25
 
 
 def _cut_at_waists(part: np.ndarray, min_d: float, depth: int = 0) -> list[np.ndarray]:
@@ -561,18 +563,22 @@ def _cut_at_waists(part: np.ndarray, min_d: float, depth: int = 0) -> list[np.nd
         return [part]
     if defects is None:
         return [part]
-    deep = [c[f, 0] for _, _, f, d in defects.reshape(-1, 4) if d / 256.0 >= max(1.0, 0.1 * min_d)]
+    deep = [(c[f, 0], d / 256.0) for _, _, f, d in defects.reshape(-1, 4) if d / 256.0 >= max(1.0, 0.1 * min_d)]
     min_px = np.pi * (min_d / 2) ** 2 * 0.7
     best = None
     for i in range(len(deep)):
         for j in range(i + 1, len(deep)):
             cut = part.copy()
-            cv2.line(cut, tuple(int(v) for v in deep[i]), tuple(int(v) for v in deep[j]), 0, 1)
+            (pa, da), (pb, db) = deep[i], deep[j]
+            cv2.line(cut, tuple(int(v) for v in pa), tuple(int(v) for v in pb), 0, 1)
             n, labels, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=4)
             if n != 3 or min(stats[1:, 4]) < min_px:
                 continue
-            ratio = np.hypot(*(deep[i] - deep[j])) / (2 * np.sqrt(min(stats[1:, 4]) / np.pi))
-            if ratio <= WAIST_RATIO and (best is None or ratio < best[0]) and all(
+            d_small = 2 * np.sqrt(min(stats[1:, 4]) / np.pi)
+            ratio = np.hypot(*(pa - pb)) / d_small
+            # a longer cut still separates when both notches are deep (a small stone against a large one)
+            waist = ratio <= WAIST_RATIO or (ratio <= WAIST_RATIO_DEEP and min(da, db) >= DEEP_NOTCH * d_small)
+            if waist and (best is None or ratio < best[0]) and all(
                     _roundness(labels == k) >= MIN_ROUNDNESS for k in (1, 2)):
                 best = (ratio, labels)
     if best is None or depth >= 3:

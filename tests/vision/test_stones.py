@@ -85,6 +85,22 @@ def test_touching_stones_are_separated():
         assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.5
 
 
+@pytest.mark.parametrize("colour", [(60, 60, 200), (30, 30, 30), (200, 200, 210)])
+@pytest.mark.parametrize("radii", [(15, 7), (14, 8), (16, 6)])
+def test_a_small_stone_against_a_large_one_of_its_colour_is_separated(colour, radii):
+    """Rocca stones touch after a shot: a small stone pressed against a large one of the same colour
+    leaves no second colour and no second summit, only a waist in the joint outline; both stones
+    must be reported, each at its own centre."""
+    r1, r2 = radii
+    big = DrawnStone(200, 150, r1, colour, 3)
+    small = DrawnStone(200 + r1 + r2 - 1, 153, r2, colour, 5)
+    scene = draw_scene([big, small])
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == 2
+    for st in (big, small):
+        assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.0
+
+
 @pytest.mark.parametrize("style", ["green felt on wood", "white board, dark table"])
 def test_a_stone_of_the_boards_own_colour_is_found(style):
     """Low contrast: the stone differs from the board only by its shading and its shadow. The
