@@ -214,7 +214,6 @@ class _Surface:
 
     def __init__(self, ycc: np.ndarray, view: TopView, max_d: float, band: float, markers: np.ndarray):
         h, w = ycc.shape[:2]
-        valid = view.valid > 0
         (bu0, bv0), (bu1, bv1) = view.board_rect
         on_board = np.zeros((h, w), np.uint8)
         on_board[max(bv0, 0):max(bv1, 0), max(bu0, 0):max(bu1, 0)] = 1
@@ -236,8 +235,8 @@ class _Surface:
 
         # along the edges: the edge profile (difference from the 2-D surface, by distance from the
         # edge), the median along the edge over stretches many stones long
-        diff = cv2.subtract(ycc, bg, dtype=cv2.CV_16S)
-        np.multiply(diff, valid[..., None], out=diff)  # what the camera does not see differs by nothing
+        # what the camera does not see differs by nothing
+        diff = cv2.subtract(ycc, bg, dst=np.zeros((h, w, 3), np.int16), mask=view.valid, dtype=cv2.CV_16S)
         e = int(np.ceil(band * view.s))
         seg = max(4.0 * max_d, 8.0)
         for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
