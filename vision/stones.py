@@ -205,6 +205,17 @@ def _extend(img: np.ndarray, keep: np.ndarray, k: int) -> np.ndarray:
     return np.where(keep[..., None], img, np.clip(fill, 0, 255).astype(np.uint8))
 
 
+def _chunk_medians(strip: np.ndarray, n: int) -> np.ndarray:
+    """Medians over `n` near-equal runs of columns (as np.array_split cuts them), per row and
+    channel: (rows, n, channels). Two reshaped medians instead of one per run."""
+    rows, cols = strip.shape[:2]
+    q, extra = divmod(cols, n)
+    split = extra * (q + 1)  # the first `extra` runs are one column longer
+    ch = strip.shape[2]
+    parts = [strip[:, :split].reshape(rows, extra, q + 1, ch), strip[:, split:].reshape(rows, n - extra, q, ch)]
+    return np.concatenate([np.median(p, axis=2) for p in parts if p.shape[1] and p.shape[2]], axis=1)
+
+
 class _Surface:
     """The stone-free surface predicted from the view, and each pixel's difference from it (`z`).
 
@@ -247,7 +258,7 @@ class _Surface:
                 continue
             strip = diff[r0:r1, c0:c1] if axis == 0 else diff[c0:c1, r0:r1].transpose(1, 0, 2)
             n_seg = max(int(round((c1 - c0) / seg)), 1)
-            prof = np.stack([np.median(chunk, axis=1) for chunk in np.array_split(strip, n_seg, axis=1)], axis=1)
+            prof = _chunk_medians(strip, n_seg)
             prof = cv2.resize(prof.astype(np.float32), (c1 - c0, r1 - r0), interpolation=cv2.INTER_LINEAR)
             prof = np.round(prof).astype(np.int16)
             # the edge may run a pixel or two off the calibrated line: each pixel is compared with
