@@ -17,7 +17,8 @@ the stones is estimated from the frame itself, and stones are what differs from 
    of difference, is filled (holes filled, a crescent completed by its convex hull).
 4. Touching stones are separated at the necks of the distance transform, or at a shallow neck
    between two different colours (each footprint pixel goes to the peak whose inscribed circle it
-   is nearest to); a cast shadow is trimmed off a footprint
+   is nearest to), or, where the landscape has one peak (a small stone against a large one of its
+   colour), along a short line between two notches of the outline; a cast shadow is trimmed off a footprint
    where it looks like shade (the surface's own colour, uniformly darker); the centre is the area
    centroid of the footprint, in board mm.
 """
