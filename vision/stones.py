@@ -265,7 +265,7 @@ class _Surface:
             # the edge may run a pixel or two off the calibrated line: each pixel is compared with
             # the profile shifted by up to `slack` rows across the edge, and keeps the best match
             slack = 2
-            padded = np.pad(prof, ((slack, slack), (0, 0), (0, 0)), mode="edge")
+            padded = np.concatenate([prof[:1]] * slack + [prof] + [prof[-1:]] * slack)  # edge rows repeated
             n_rows = strip.shape[0]
             luma = padded[..., 0]  # luma decides: edges are mostly light and shade
             best = np.zeros(strip.shape[:2], np.uint8)
