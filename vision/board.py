@@ -13,6 +13,7 @@ camera was bumped, and the board is recalibrated from the whole frame.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -146,8 +147,9 @@ class Board:
         H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32))
         return cls((w, h), corners, H.astype(np.float64), tuple(float(s) for s in marker_side_px))
 
-    @property
+    @cached_property
     def H_inv(self) -> np.ndarray:
+        """mm -> px; computed once (every stone's pixel position needs it)."""
         return np.linalg.inv(self.H)
 
     @staticmethod

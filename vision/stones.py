@@ -17,7 +17,8 @@ the stones is estimated from the frame itself, and stones are what differs from 
    of difference, is filled (holes filled, a crescent completed by its convex hull).
 4. Touching stones are separated at the necks of the distance transform, or at a shallow neck
    between two different colours (each footprint pixel goes to the peak whose inscribed circle it
-   is nearest to); a cast shadow is trimmed off a footprint
+   is nearest to), or, where the landscape has one peak (a small stone against a large one of its
+   colour), along a short line between two notches of the outline; a cast shadow is trimmed off a footprint
    where it looks like shade (the surface's own colour, uniformly darker); the centre is the area
    centroid of the footprint, in board mm.
 """
@@ -25,6 +26,7 @@ the stones is estimated from the frame itself, and stones are what differs from 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -156,6 +158,29 @@ class TopView:
         return (np.asarray(mm, np.float64) - [self.x0, self.y0]) * self.s
 
 
+class _Geometry:
+    """What depends only on the board, the frame size and the parameters: built once per board
+    (a referee watches one board for thousands of frames), not on every frame."""
+
+    def __init__(self, board: Board, frame_shape: tuple[int, int], params: StoneParams):
+        self.view = view = TopView(board, frame_shape, params)
+        self.markers = _marker_mask(board, view)
+        # pixels that may hold candidates: seen by the camera, off the markers
+        self.readable = cv2.bitwise_and(view.valid, cv2.bitwise_not(self.markers))
+        # where the camera's or the view's field ends: a blob cut there is part of something
+        outside = (view.valid == 0).astype(np.uint8)
+        outside[[0, -1], :] = 1
+        outside[:, [0, -1]] = 1
+        self.edge = cv2.dilate(outside, _disk(3))
+        self.near_marker = cv2.dilate(self.markers, _disk(3))
+        self.camera = board.camera_mm(frame_shape) if params.silhouette_height_mm > 0 else None
+
+
+@lru_cache(maxsize=4)
+def _geometry(board: Board, frame_shape: tuple[int, int], params: StoneParams) -> _Geometry:
+    return _Geometry(board, frame_shape, params)
+
+
 def _marker_mask(board: Board, view: TopView) -> np.ndarray:
     """The ArUco markers and their white stickers: strong structure that is never a stone (a
     square two marker sides wide around each corner)."""
@@ -181,6 +206,17 @@ def _extend(img: np.ndarray, keep: np.ndarray, k: int) -> np.ndarray:
     return np.where(keep[..., None], img, np.clip(fill, 0, 255).astype(np.uint8))
 
 
+def _chunk_medians(strip: np.ndarray, n: int) -> np.ndarray:
+    """Medians over `n` near-equal runs of columns (as np.array_split cuts them), per row and
+    channel: (rows, n, channels). Two reshaped medians instead of one per run."""
+    rows, cols = strip.shape[:2]
+    q, extra = divmod(cols, n)
+    split = extra * (q + 1)  # the first `extra` runs are one column longer
+    ch = strip.shape[2]
+    parts = [strip[:, :split].reshape(rows, extra, q + 1, ch), strip[:, split:].reshape(rows, n - extra, q, ch)]
+    return np.concatenate([np.median(p, axis=2) for p in parts if p.shape[1] and p.shape[2]], axis=1)
+
+
 class _Surface:
     """The stone-free surface predicted from the view, and each pixel's difference from it (`z`).
 
@@ -190,7 +226,6 @@ class _Surface:
 
     def __init__(self, ycc: np.ndarray, view: TopView, max_d: float, band: float, markers: np.ndarray):
         h, w = ycc.shape[:2]
-        valid = view.valid > 0
         (bu0, bv0), (bu1, bv1) = view.board_rect
         on_board = np.zeros((h, w), np.uint8)
         on_board[max(bv0, 0):max(bv1, 0), max(bu0, 0):max(bu1, 0)] = 1
@@ -212,8 +247,8 @@ class _Surface:
 
         # along the edges: the edge profile (difference from the 2-D surface, by distance from the
         # edge), the median along the edge over stretches many stones long
-        diff = cv2.subtract(ycc, bg, dtype=cv2.CV_16S)
-        diff[~valid] = 0
+        # what the camera does not see differs by nothing
+        diff = cv2.subtract(ycc, bg, dst=np.zeros((h, w, 3), np.int16), mask=view.valid, dtype=cv2.CV_16S)
         e = int(np.ceil(band * view.s))
         seg = max(4.0 * max_d, 8.0)
         for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
@@ -224,30 +259,32 @@ class _Surface:
                 continue
             strip = diff[r0:r1, c0:c1] if axis == 0 else diff[c0:c1, r0:r1].transpose(1, 0, 2)
             n_seg = max(int(round((c1 - c0) / seg)), 1)
-            prof = np.stack([np.median(chunk, axis=1) for chunk in np.array_split(strip, n_seg, axis=1)], axis=1)
+            prof = _chunk_medians(strip, n_seg)
             prof = cv2.resize(prof.astype(np.float32), (c1 - c0, r1 - r0), interpolation=cv2.INTER_LINEAR)
             prof = np.round(prof).astype(np.int16)
             # the edge may run a pixel or two off the calibrated line: each pixel is compared with
             # the profile shifted by up to `slack` rows across the edge, and keeps the best match
             slack = 2
-            padded = np.pad(prof, ((slack, slack), (0, 0), (0, 0)), mode="edge")
+            padded = np.concatenate([prof[:1]] * slack + [prof] + [prof[-1:]] * slack)  # edge rows repeated
             n_rows = strip.shape[0]
             luma = padded[..., 0]  # luma decides: edges are mostly light and shade
-            best = np.zeros(strip.shape[:2], np.intp)
+            best = np.zeros(strip.shape[:2], np.uint8)
             best_err = np.abs(strip[..., 0] - luma[:n_rows])
             for shift in range(1, 2 * slack + 1):
                 err = np.abs(strip[..., 0] - luma[shift: shift + n_rows])
                 best[err < best_err] = shift
                 np.minimum(best_err, err, out=best_err)
-            rows = best + np.arange(n_rows)[:, None]
-            fitted = strip - np.take_along_axis(padded, rows[..., None], axis=0)
+            chosen = padded[:n_rows]
+            for shift in range(1, 2 * slack + 1):
+                chosen = np.where((best == shift)[..., None], padded[shift: shift + n_rows], chosen)
+            fitted = strip - chosen
             if axis == 0:
                 diff[r0:r1, c0:c1] = fitted
             else:
                 diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
         self._ycc, self._diff = ycc, diff
-        resid = np.float32(cv2.convertScaleAbs(diff))  # |difference| never exceeds 255
-        resid[markers > 0] = 0
+        resid = cv2.convertScaleAbs(diff)  # |difference| never exceeds 255
+        resid = np.float32(cv2.bitwise_and(resid, resid, mask=cv2.bitwise_not(markers)))
 
         # robust noise per channel, for the board, the table and the edge strips apart (brighter
         # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
@@ -294,14 +331,14 @@ def detect_stones(
     frame = check_frame(frame_bgr)
     if ignore_mask is not None and ignore_mask.shape[:2] != frame.shape[:2]:
         raise FrameError(f"ignore_mask is {ignore_mask.shape[:2]}, the frame {frame.shape[:2]}: sizes differ")
-    view = TopView(board, frame.shape, params)
+    geo = _geometry(board, frame.shape[:2], params)
+    view, markers = geo.view, geo.markers
     min_d, max_d = params.min_diameter_mm * view.s, params.max_diameter_mm * view.s
     ycc = cv2.cvtColor(view.warp(frame), cv2.COLOR_BGR2YCrCb)
-    markers = _marker_mask(board, view)
     surface = _Surface(ycc, view, max_d, params.edge_band_mm, markers)
     z = surface.z
     cand = cv2.compare(z, params.threshold, cv2.CMP_GT)
-    cand[(markers > 0) | (view.valid == 0)] = 0
+    cand = cv2.bitwise_and(cand, geo.readable)
     cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.2))
     cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, _disk(min_d * 0.3))
     cand = _complete_crescents(_fill_holes(cand), min_d, max_d)
@@ -311,14 +348,7 @@ def detect_stones(
     if ignore_mask is not None:
         ignore = (np.asarray(ignore_mask) > 0).astype(np.uint8)
         blocked = cv2.dilate(view.warp(ignore, nearest=True), _disk(3))
-    # where the camera's or the view's field ends: a blob cut there is part of something
-    outside = (view.valid == 0).astype(np.uint8)
-    outside[[0, -1], :] = 1
-    outside[:, [0, -1]] = 1
-    edge = cv2.dilate(outside, _disk(3))
-    near_marker = cv2.dilate(markers, _disk(3))
-
-    camera = board.camera_mm(frame.shape) if params.silhouette_height_mm > 0 else None
+    edge, near_marker, camera = geo.edge, geo.near_marker, geo.camera
     stones: list[Stone] = []
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
     n, labels, stats, _ = _break_large(cand, 8 * max_area, min_d)
@@ -337,11 +367,11 @@ def detect_stones(
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         for part in _split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
-                piece = _trim_shadow(piece, shadow, min_d)
-                st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
-                            min_score)
-                if st is not None:
-                    stones.append(st)
+                for one in _cut_at_waists(_trim_shadow(piece, shadow, min_d), min_d):
+                    st = _stone(one, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
+                                min_score)
+                    if st is not None:
+                        stones.append(st)
     return stones
 
 
@@ -390,7 +420,7 @@ def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_
     dome (its rim is darker than its top), so a lower fraction of its robust peak contrast keeps the
     rim while still dropping the halo, whatever the stone's own contrast.
     """
-    level = float(np.percentile(z[part > 0], 90))
+    level = _quantile(z[part > 0], 0.9)
     cut = max(threshold, CONTRAST_FRACTION * level)
     min_px = np.pi * (min_d / 2) ** 2 * 0.7
     if cut <= threshold:
@@ -464,7 +494,7 @@ def _split(comp: np.ndarray, z: np.ndarray, ycc: np.ndarray, min_d: float) -> li
     """
     dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
     zc = cv2.GaussianBlur(z, (0, 0), max(min_d / 8, 0.7))
-    cap = float(np.percentile(zc[comp > 0], 75))
+    cap = _quantile(zc[comp > 0], 0.75)
     zc = np.minimum(zc, cap) / max(cap, 1e-6)
     dist = dist * zc
     r_min = min_d / 2
@@ -520,6 +550,64 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
     return _colour_gap(ycc, a, b) < COLOUR_GAP
 
 
+WAIST_RATIO = 0.7  # a cut shorter than this fraction of the narrower piece's diameter separates two stones
+WAIST_RATIO_DEEP = 0.9  # ... or shorter than this, when both notches are deeper than DEEP_NOTCH of that diameter
+DEEP_NOTCH = 0.25
+
+
+def _cut_at_waists(part: np.ndarray, min_d: float, depth: int = 0) -> list[np.ndarray]:
+    """Cut a footprint at a waist: two notches facing each other across a short line.
+
+    Touching stones of one colour, or a small stone against a large one, often leave no second peak
+    in the landscape (the small one is a shoulder of the large one's), but their joint outline
+    still pinches in on both sides of the contact. A cut between two notches is taken when it is
+    short against both pieces it leaves (a stone's own irregular outline has notches, but none
+    that nearly halve it) and both pieces are stone-sized. Chains of stones are cut piece by piece.
+    """
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if len(contours) != 1 or len(contours[0]) < 8:
+        return [part]
+    c = contours[0]
+    try:
+        defects = cv2.convexityDefects(c, cv2.convexHull(c, returnPoints=False))
+    except cv2.error:  # a self-touching outline
+        return [part]
+    if defects is None:
+        return [part]
+    deep = [(c[f, 0], d / 256.0) for _, _, f, d in defects.reshape(-1, 4) if d / 256.0 >= max(1.0, 0.1 * min_d)]
+    min_px = np.pi * (min_d / 2) ** 2 * 0.7
+    best = None
+    for i in range(len(deep)):
+        for j in range(i + 1, len(deep)):
+            cut = part.copy()
+            (pa, da), (pb, db) = deep[i], deep[j]
+            cv2.line(cut, tuple(int(v) for v in pa), tuple(int(v) for v in pb), 0, 1)
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(cut, connectivity=4)
+            if n != 3 or min(stats[1:, 4]) < min_px:
+                continue
+            d_small = 2 * np.sqrt(min(stats[1:, 4]) / np.pi)
+            ratio = np.hypot(*(pa - pb)) / d_small
+            # a longer cut still separates when both notches are deep (a small stone against a large one)
+            waist = ratio <= WAIST_RATIO or (ratio <= WAIST_RATIO_DEEP and min(da, db) >= DEEP_NOTCH * d_small)
+            if waist and (best is None or ratio < best[0]) and all(
+                    _roundness(labels == k) >= MIN_ROUNDNESS for k in (1, 2)):
+                best = (ratio, labels)
+    if best is None or depth >= 3:
+        return [part]
+    labels = best[1]
+    return [p for k in (1, 2) for p in _cut_at_waists((labels == k).astype(np.uint8), min_d, depth + 1)]
+
+
+MIN_ROUNDNESS = 0.55  # a piece cut off at a waist fills this much of its enclosing circle (a stone, not a strip)
+
+
+def _roundness(mask: np.ndarray) -> float:
+    """The share of its smallest enclosing circle a footprint fills (1 for a disc, low for a strip)."""
+    pts = cv2.findNonZero(mask.astype(np.uint8))
+    _, r = cv2.minEnclosingCircle(pts)
+    return float(len(pts) / (np.pi * (r + 0.5) ** 2))
+
+
 NECK_SPLIT = 0.75  # a neck this thin (relative to the smaller stone) always separates
 NECK_SAME = 0.9  # a neck this thick never does
 COLOUR_GAP = 30.0  # YCrCb distance (luma at half weight) between two touching stones' middles
@@ -554,18 +642,23 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
     if solidity < 0.7 or elong > 3.0:
         return None
     outline_mm = view.to_mm(c.reshape(-1, 2).astype(np.float64) + origin)
+    m = cv2.moments(c)
+    centre = view.to_mm(np.add([m["m10"], m["m01"]], np.multiply(origin, m["m00"])) / m["m00"]) if m["m00"] > 0 \
+        else outline_mm.mean(axis=0)
     shrink = 1.0
     if camera is not None and camera[2] > 2 * params.silhouette_height_mm:
-        # the outline is seen at silhouette height: bring it down along the rays to the camera
+        # the outline is seen at silhouette height: bring it down along the rays to the camera (a
+        # scaling about the camera's foot, which moves the area centroid with the outline)
         shrink = 1 - params.silhouette_height_mm / camera[2]
         outline_mm = camera[:2] + (outline_mm - camera[:2]) * shrink
-    cx, cy, _ = _centroid(outline_mm)
+        centre = camera[:2] + (centre - camera[:2]) * shrink
+    cx, cy = float(centre[0]), float(centre[1])
     # the size from the pixels themselves: the outline runs through the border pixels' centres,
     # half a pixel inside the footprint, which matters for a stone a few pixels across
     a_mm = n_px * (shrink / view.s) ** 2
     if np.sqrt(a_mm / np.pi) < 0.4 * params.min_diameter_mm:
         return None  # smaller than any stone once outlined
-    contrast = float(np.median(z[part > 0]))
+    contrast = _quantile(z[part > 0], 0.5)
     score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
     if cut:
         score *= 0.5  # cut by the frame or the view's edge: its centre is a guess
@@ -579,12 +672,13 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
     )
 
 
-def _centroid(poly: np.ndarray) -> tuple[float, float, float]:
-    """Area centroid and area of a polygon (the footprint's centre in board mm)."""
-    x, y = poly[:, 0], poly[:, 1]
-    xn, yn = np.roll(x, -1), np.roll(y, -1)
-    cr = x * yn - xn * y
-    a = cr.sum() / 2
-    if abs(a) < 1e-9:
-        return float(x.mean()), float(y.mean()), 0.0
-    return float(((x + xn) * cr).sum() / (6 * a)), float(((y + yn) * cr).sum() / (6 * a)), float(abs(a))
+
+def _quantile(values: np.ndarray, q: float) -> float:
+    """The q-quantile of a 1-D array, interpolated as np.percentile does, by a partial sort only
+    (np.percentile's overhead dominates for a stone's few hundred pixels)."""
+    pos = q * (len(values) - 1)
+    k = int(pos)
+    if k + 1 >= len(values):
+        return float(np.partition(values, k)[k])
+    lo, hi = np.partition(values, (k, k + 1))[k:k + 2]
+    return float(lo + (hi - lo) * (pos - k))

@@ -85,6 +85,35 @@ def test_touching_stones_are_separated():
         assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.5
 
 
+def test_a_recalibrated_board_is_used_at_once():
+    """The view of a board is built once and reused; after the camera is bumped the referee
+    recalibrates (a new Board), and the stones must be measured on the new board, not the old."""
+    stones = [DrawnStone(120, 90, 12, (60, 60, 200), 1), DrawnStone(300, 210, 12, (30, 30, 30), 2)]
+    before = draw_scene(stones)
+    bumped = draw_scene(stones, corners_px=((140.0, 60.0), (560.0, 95.0), (570.0, 420.0), (100.0, 385.0)))
+    for scene in (before, bumped, before):
+        found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+        assert len(found) == 2
+        for st in stones:
+            assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.0
+
+
+@pytest.mark.parametrize("colour", [(60, 60, 200), (30, 30, 30), (200, 200, 210)])
+@pytest.mark.parametrize("radii", [(15, 7), (14, 8), (16, 6)])
+def test_a_small_stone_against_a_large_one_of_its_colour_is_separated(colour, radii):
+    """Rocca stones touch after a shot: a small stone pressed against a large one of the same colour
+    leaves no second colour and no second summit, only a waist in the joint outline; both stones
+    must be reported, each at its own centre."""
+    r1, r2 = radii
+    big = DrawnStone(200, 150, r1, colour, 3)
+    small = DrawnStone(200 + r1 + r2 - 1, 153, r2, colour, 5)
+    scene = draw_scene([big, small])
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == 2
+    for st in (big, small):
+        assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.0
+
+
 @pytest.mark.parametrize("style", ["green felt on wood", "white board, dark table"])
 def test_a_stone_of_the_boards_own_colour_is_found(style):
     """Low contrast: the stone differs from the board only by its shading and its shadow. The
