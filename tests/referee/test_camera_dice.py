@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from referee.camera_dice import CameraDice
+import dataclasses
+import queue
+
+import numpy as np
+
+from device.camera import GeneratedSource
+from device.events import InputEvent
+from referee.camera_dice import CameraDice, TrayWatcher
+from referee.journal import Journal
+from referee.session import Session
 from vision.dice import DieReading
+from vision.kit.geometry import ROCKETBALL
+from vision.tablegen import DieTruth, render, scene_of
 
 
 def die(value, status="ok", kind="d6", confidence=1.0):
@@ -30,3 +41,40 @@ def test_cocked_unreadable_wrong_kind_and_extra_dice_ask_for_a_reroll():
     assert "2 dice" in dice.update([die(1, kind="d4"), die(2, kind="d4")]).message
     assert dice.update([die(3, kind="d4", confidence=0.1)]).event is None
     assert dice.update([]).message == ""
+
+
+def test_the_session_takes_rocketball_rolls_from_camera_frames(tmp_path):
+    """Rules "Play": the start roll and the rocketball's roll are d4 rolls. The referee reads
+    them from the tray in generated camera frames (dice = "camera"): a die counts once it lies
+    still, a d6 thrown by mistake is answered with a request, never a number."""
+    empty = scene_of(ROCKETBALL, {}, seed=1)
+    x, y = empty.tray_origin()
+
+    def tray(kind: str, value: int, seed: int):
+        die = DieTruth(kind, value, (x + 55.0, y + 80.0), 20.0 * seed)
+        return render(dataclasses.replace(empty, dice=(die,), seed=seed)).image
+
+    pictures = {"empty": render(empty).image, "d4 1": tray("d4", 1, 2), "d6 5": tray("d6", 5, 3),
+                "d4 2": tray("d4", 2, 4)}
+    film = ["empty", "d4 1", "d4 1", "d4 1", "d4 1", "empty", "d6 5", "d6 5", "d4 2", "d4 2", "d4 2"]
+    events: queue.Queue[InputEvent] = queue.Queue()
+    source = GeneratedSource(lambda i: pictures[film[i]], len(film))
+    TrayWatcher(source, ROCKETBALL.size_mm, CameraDice("d4", settle=3), events.put).run()
+    events.put(InputEvent("test", "quit"))
+    journal = Journal(tmp_path / "j.sqlite")
+    said: list[str] = []
+    session = Session.open(journal, "rocketball", dice="camera", echo=said.append)
+    session.run(events)
+    assert [e.notation for e in journal.actions(session.row.id)] == ["roll 1", "roll 2"]
+    assert "  not allowed: this game rolls a d4, the tray shows a d6" in said
+    journal.close()
+
+
+def test_a_tray_watcher_without_the_board_in_view_says_so():
+    """Calibration needs the board's corner markers; a frame without them is named, not read."""
+    posted: list[InputEvent] = []
+    watcher = TrayWatcher(GeneratedSource(lambda i: np.full((480, 640, 3), 200, np.uint8), 2),
+                          ROCKETBALL.size_mm, CameraDice("d4"), posted.append)
+    watcher.run()
+    assert len(posted) == 1 and posted[0].kind == "notice"
+    assert posted[0].value.startswith("the camera cannot find the board")
