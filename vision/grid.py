@@ -170,19 +170,28 @@ def _token_cells(spec: GridSpec, top: np.ndarray, s: float, offset=(0.0, 0.0),
     return found
 
 
+LOOKS = ((2.0, 1.0), (3.0, 1.0), (2.0, 2.0), (3.0, 2.0), (4.0, 1.5))
+"""Second looks at a cell, tried in turn: (enlargement, unsharp strength)."""
+
+
 def _second_look(spec: GridSpec, top: np.ndarray, s: float, rc: tuple[int, int]) -> list[CellReading]:
     """A cell that is not empty but where the whole-board pass found no token, looked at
-    again enlarged twice and sharpened: a blurred or dim marker can be found that way. Only a
-    marker inside this cell counts."""
+    again enlarged and sharpened at a few scales and strengths (`LOOKS`): a blurred or dim
+    marker is often found that way. Only a marker inside this cell counts; the first look
+    that finds one decides (the id is still checked by the marker's own error detection)."""
     cx, cy = spec.centre_mm(*rc)
     half = 0.75 * spec.cell_mm
     x0, y0 = max(int((cx - half) * s), 0), max(int((cy - half) * s), 0)
     crop = top[y0:int((cy + half) * s), x0:int((cx + half) * s)]
     if crop.size == 0:
         return []
-    big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
-    big = cv2.addWeighted(big, 2.0, cv2.GaussianBlur(big, (0, 0), 2.0 * s / 4), -1.0, 0)
-    return _token_cells(spec, big, s, (x0, y0), 2.0).get(rc, [])
+    for zoom, strength in LOOKS:
+        big = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        big = cv2.addWeighted(big, 1.0 + strength, cv2.GaussianBlur(big, (0, 0), zoom * s / 4), -strength, 0)
+        found = _token_cells(spec, big, s, (x0, y0), zoom).get(rc, [])
+        if found:
+            return found
+    return []
 
 
 def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
