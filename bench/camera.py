@@ -10,7 +10,7 @@ cocked d6 is called cocked. Speed: readings per second, against the baseline of 
 the same frames (find_board) in the same run. Rollerball frames hold four two-cell cards. Targets (issue 10): per-cell error < 0.2 %,
 board exact > 98 %, d6 > 99 %.
 
-    python bench/camera.py [frames per game] [dice frames]
+    python -m bench.camera [frames per game] [dice frames]   (from the repository root)
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from referee.camera_dice import CONFIDENT
 from vision.board import find_board
-from vision.dice import read_dice
+from vision.dice import SURE, read_dice
 from vision.grid import read_grid
 from vision.kit import geometry as g
 from vision.tablegen import random_scene, render
@@ -90,7 +89,7 @@ def dice(frames: int) -> None:
                 continue
             t = tally.setdefault(die.kind, [0, 0, 0, 0, 0])  # dice, right, no-read, wrong, wrong but unsure
             t[0] += 1
-            if found and near.status == "ok" and near.confidence < CONFIDENT:  # the referee asks to re-roll
+            if found and near.status == "ok" and near.confidence < SURE:  # the referee asks to re-roll
                 t[2] += 1
                 t[4] += near.value != die.value
             elif not found or near.status != "ok":

@@ -22,13 +22,11 @@ import numpy as np
 from device.camera import FrameSource, open_camera
 from device.events import InputEvent
 from vision.board import Board, CalibrationError, find_board
-from vision.dice import DieReading, read_dice
+from vision.dice import SURE, DieReading, read_dice
 from vision.kit.geometry import SPECS
 
 from .config import ConfigError, TableConfig
 from .dice import CAMERA_DIE
-
-CONFIDENT = 0.3
 
 
 @dataclass
@@ -70,7 +68,7 @@ class CameraDice:
         if die.kind != self.kind:
             self._reset()
             return DiceOutcome(message=f"this game rolls a {self.kind}, the tray shows a {die.kind}")
-        if die.status != "ok" or die.value is None or die.confidence < CONFIDENT:
+        if die.status != "ok" or die.value is None or die.confidence < SURE:
             self._reset()
             return DiceOutcome(message="cannot read the die: roll again")
         if die.value != self._last:

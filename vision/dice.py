@@ -23,6 +23,9 @@ PX_PER_MM = 6.0
 DEFAULT_TRAY_GAP_MM = 25.0
 DEFAULT_TRAY_MM = (110.0, 160.0)
 D6_MM = 16.0
+SURE = 0.3
+"""The confidence from which a die's reading is taken as its value (the referee asks for a
+re-roll below it)."""
 APEX_MM, D4_CORNER, D4_DIGIT_MM = 2.9, 0.42, 3.2
 """A real d4's numbers (docs/vision/grid-and-dice.md): the rolled value's copies lie this far
 from the outline's middle toward each edge, a corner's copies this fraction of the way from
