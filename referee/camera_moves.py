@@ -51,7 +51,10 @@ def stoneball_cells(state) -> Cells:
     return cells
 
 
+Alternatives = dict[tuple[int, int], set[tuple[str, str | None]]]
 _TOWARD = {(-1, 0): "N", (0, 1): "E", (1, 0): "S", (0, -1): "W"}
+_STEP = {facing: step for step, facing in _TOWARD.items()}
+_BACK = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 def _rc(board, square: str) -> tuple[int, int]:
@@ -86,32 +89,29 @@ def rollerball_cells(state) -> Cells:
     return cells
 
 
-def rollerball_turned(state) -> dict[tuple[int, int], set[tuple[str, str | None]]]:
+def rollerball_turned(state) -> Alternatives:
     """What else a card's cells may show: only a splitter's way round matters (split or
     combine); every other card works the same whichever half lies where, so its head cell
     may show the tail half pointing back, and its tail cell the head pointing back."""
     from engines.rollerball.cards import SPLITTERS
 
-    back = {"N": "S", "S": "N", "E": "W", "W": "E"}
-    shown = rollerball_cells(state)
-    also: dict[tuple[int, int], set[tuple[str, str | None]]] = {}
-    for rc, (content, facing) in shown.items():
+    also: Alternatives = {}
+    for rc, (content, facing) in rollerball_cells(state).items():
         if facing is None or content in SPLITTERS:
             continue
         if content != "card_tail":
-            also[rc] = {("card_tail", back[facing])}
+            also[rc] = {("card_tail", _BACK[facing])}
             continue
-        dr, dc = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}[facing]
+        dr, dc = _STEP[facing]
         card = state.card_at(state.board.name(rc[0] - dr, rc[1] - dc))
         if card is not None and card.code not in SPLITTERS:
-            also[rc] = {(card.code, back[facing])}
+            also[rc] = {(card.code, _BACK[facing])}
     return also
 
 
 EXPECTED: dict[str, Callable[[State], Cells]] = {
     "rocketball": rocketball_cells, "stoneball": stoneball_cells, "rollerball": rollerball_cells}
-ALSO: dict[str, Callable[[State], dict[tuple[int, int], set[tuple[str, str | None]]]]] = {
-    "rollerball": rollerball_turned}
+ALSO: dict[str, Callable[[State], Alternatives]] = {"rollerball": rollerball_turned}
 """Per game: other things a cell of a position may show where the kit allows two ways."""
 BALLS = frozenset({"ball", "ball_north", "ball_south"})
 BALL_GAMES = frozenset({"rocketball", "rollerball"})
