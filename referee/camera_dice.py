@@ -98,6 +98,8 @@ class TrayWatcher:
         self.board: Board | None = None
         self._said = ""
         self._stop = threading.Event()
+        self.finished = threading.Event()
+        """Set when the source has no more frames (a video file read to its end)."""
         self._thread: threading.Thread | None = None
 
     def look(self, image: np.ndarray) -> DiceOutcome:
@@ -120,10 +122,13 @@ class TrayWatcher:
 
     def run(self) -> None:
         """Read frames until the source ends or `stop()` is called."""
-        for frame in self.source:
-            if self._stop.is_set():
-                break
-            self.look(frame.image)
+        try:
+            for frame in self.source:
+                if self._stop.is_set():
+                    break
+                self.look(frame.image)
+        finally:
+            self.finished.set()
 
     def start(self) -> TrayWatcher:
         self._thread = threading.Thread(target=self.run, name="tray-watcher", daemon=True)

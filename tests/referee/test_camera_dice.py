@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import queue
+import tomllib
 
+import cv2
 import numpy as np
+import pytest
 
-from device.camera import GeneratedSource
+from device.camera import CameraError, GeneratedSource
 from device.events import InputEvent
-from referee.camera_dice import CameraDice, TrayWatcher
+from referee.camera_dice import CameraDice, TrayWatcher, watch_tray
+from referee.config import ConfigError, parse_config
 from referee.journal import Journal
 from referee.session import Session
 from vision.dice import DieReading
@@ -78,3 +82,37 @@ def test_a_tray_watcher_without_the_board_in_view_says_so():
     watcher.run()
     assert len(posted) == 1 and posted[0].kind == "notice"
     assert posted[0].value.startswith("the camera cannot find the board")
+
+
+def test_camera_dice_from_the_configs_video_file(tmp_path):
+    """The config's camera (here a video file, read through OpenCV) feeds the tray watcher
+    that `tabletop run` starts for dice = "camera": a settled d4 becomes a dice event."""
+    scene = scene_of(ROCKETBALL, {}, seed=6)
+    x, y = scene.tray_origin()
+    image = render(dataclasses.replace(scene, dice=(DieTruth("d4", 3, (x + 50.0, y + 60.0), 75.0),))).image
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (image.shape[1], image.shape[0]))
+    for _ in range(4):
+        writer.write(image)
+    writer.release()
+    config = parse_config(tomllib.loads(
+        f'[table]\ndice = "camera"\ngame = "rocketball"\n[[seats]]\nname = "north"\n'
+        f'buttons = {{ up = 5, down = 6, ok = 26 }}\n[[seats]]\nname = "south"\n'
+        f'buttons = {{ up = 12, down = 16, ok = 8 }}\n[camera]\nkind = "file"\npath = "{path}"\n'))
+    events: queue.Queue[InputEvent] = queue.Queue()
+    watcher = watch_tray(config, "rocketball", events.put)
+    assert watcher.finished.wait(30.0), "the video was read to its end"
+    watcher.stop()
+    event = events.get_nowait()
+    assert (event.kind, event.value, event.key) == ("dice", 3, "d4")
+
+
+def test_camera_dice_need_a_camera_and_a_game_with_a_die():
+    with pytest.raises(ConfigError, match=r"\[camera\] section"):
+        watch_tray(None, "rocketball", print)
+    config = parse_config(tomllib.loads('[[seats]]\nname = "north"\nbuttons = { up = 5, down = 6, ok = 26 }\n'
+                              '[camera]\nkind = "file"\npath = "nowhere.avi"\n'))
+    with pytest.raises(ConfigError, match="stoneball rolls none"):
+        watch_tray(config, "stoneball", print)
+    with pytest.raises(CameraError, match="cannot open video file nowhere.avi"):
+        watch_tray(config, "rocketball", print)
