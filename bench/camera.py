@@ -21,7 +21,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.board import find_board
+from vision.board import CalibrationError, find_board
 from vision.dice import SURE, read_dice
 from vision.grid import read_grid
 from vision.kit import geometry as g
@@ -34,7 +34,7 @@ HARSH = {"size": (1024, 768), "noise": 6.0, "blur": 1.2}
 def boards(game: str, frames: int, hand: bool, harsh: bool = False, first_seed: int = 10_000) -> None:
     spec = g.spec(game)
     rng = np.random.default_rng(7)
-    cells = wrong = unread = exact = 0
+    cells = wrong = unread = exact = uncalibrated = 0
     t_read = t_cal = 0.0
     for i in range(frames):
         scene = random_scene(spec, first_seed + i, fill=float(rng.uniform(0.2, 0.7)), hand=hand,
@@ -46,7 +46,11 @@ def boards(game: str, frames: int, hand: bool, harsh: bool = False, first_seed: 
         # a hand may cover a corner marker: the board was calibrated before it came in
         calibrate = render(replace(scene, hand=None), **look).image if hand else image
         t0 = time.perf_counter()
-        board = find_board(calibrate, spec.size_mm)
+        try:
+            board = find_board(calibrate, spec.size_mm)
+        except CalibrationError:
+            uncalibrated += 1
+            continue
         t1 = time.perf_counter()
         reading = read_grid(image, spec, board)
         t2 = time.perf_counter()
@@ -59,11 +63,13 @@ def boards(game: str, frames: int, hand: bool, harsh: bool = False, first_seed: 
         wrong += len(bad)
         unread += nr
         exact += not bad and not nr
+    frames -= uncalibrated
     label = f"{game}{' + hand' if hand else ''}{' harsh' if harsh else ''}"
     print(f"  {label:18s} frames {frames:4d}  cell error {100 * wrong / cells:6.3f} %  "
           f"no-read {100 * unread / cells:6.2f} %  board exact {100 * exact / frames:6.1f} %  "
           f"{frames / t_read:5.1f} readings/s  (calibration alone {frames / t_cal:5.1f}/s, "
-          f"reading costs {t_read / t_cal:4.1f}x)")
+          f"reading costs {t_read / t_cal:4.1f}x)" + (f"; {uncalibrated} frame(s) not calibrated (a corner marker "
+                                                     "unreadable), left out" if uncalibrated else ""))
 
 
 def dice(frames: int) -> None:
