@@ -115,6 +115,8 @@ ALSO: dict[str, Callable[[State], Alternatives]] = {"rollerball": rollerball_tur
 """Per game: other things a cell of a position may show where the kit allows two ways."""
 BALLS = frozenset({"ball", "ball_north", "ball_south"})
 BALL_GAMES = frozenset({"rocketball", "rollerball"})
+PLAYERS_PLACE_BALL: dict[str, Callable[[State], bool]] = {"rollerball": lambda s: s.tasks[0].kind == "ball"}
+"""Where a player, not the rules, puts a ball (Rollerball's setup): then balls are matched too."""
 
 
 def _name(rc: tuple[int, int], rows: int) -> str:
@@ -148,8 +150,8 @@ class CameraMoves:
         self.game_id = game.id
         self.expected = EXPECTED[game.id]
 
-    def _ball_cells(self, *positions: Cells) -> set[tuple[int, int]]:
-        if self.game_id not in BALL_GAMES:
+    def _ball_cells(self, state: State, *positions: Cells) -> set[tuple[int, int]]:
+        if self.game_id not in BALL_GAMES or PLAYERS_PLACE_BALL.get(self.game_id, lambda _: False)(state):
             return set()
         return {rc for cells in positions for rc, c in cells.items() if c[0] in BALLS}
 
@@ -167,7 +169,7 @@ class CameraMoves:
         before = self.expected(state)
         read = {rc: (c.content, c.facing) for rc, c in reading.cells.items()}
         clear = {rc for rc, c in reading.cells.items() if c.content != "unknown" and c.confidence >= CONFIDENT}
-        seen_balls = self._ball_cells(before, {rc: v for rc, v in read.items() if rc in clear})
+        seen_balls = self._ball_cells(state, before, {rc: v for rc, v in read.items() if rc in clear})
 
         also = ALSO.get(self.game_id, lambda _: {})
 
@@ -188,7 +190,7 @@ class CameraMoves:
             except IllegalAction:
                 continue
             after = self.expected(after_state)
-            ignore = seen_balls | self._ball_cells(after)
+            ignore = seen_balls | self._ball_cells(state, after)
             if after == before or [rc for rc in differs(after, ignore, also(after_state)) if rc in clear]:
                 continue
             moved = [rc for rc in spec.cells() if rc not in ignore

@@ -37,7 +37,8 @@ def camera_turn(session: Session, seed: int) -> str:
 
 def test_referee_plays_the_rollerball_setup_from_camera_readings(tmp_path):
     """Rules, setup: the bid winner places a base on a corner, then each player a workman,
-    then cards go down one at a time; the referee reads each from the board and journals it."""
+    then cards go down one at a time, then the ball is put on the board; the referee reads
+    each from the board and journals it."""
     journal = Journal(tmp_path / "j.sqlite")
     session = Session.open(journal, "rollerball", seed=5)
     rng = random.Random(5)
@@ -46,12 +47,16 @@ def test_referee_plays_the_rollerball_setup_from_camera_readings(tmp_path):
         session.accept(rng.choice(session.state.legal_actions()))
         session.advance()
     done = []
-    while session.state.phase in ("bases", "workmen", "cards") and len(done) < 6:
-        done.append(camera_turn(session, seed=len(done)))
+    while session.state.phase in ("bases", "workmen", "cards", "ball"):
+        if session.state.phase == "cards" and "place" in [t.split()[0] for t in done]:
+            session.accept(next(a for a in session.state.legal_actions() if a.notation() == "pass"))
+        else:
+            done.append(camera_turn(session, seed=len(done)))
         session.advance()
     kinds = [text.split()[0] for text in done]
-    assert kinds[:2] == ["base", "base"] and "workman" in kinds and "place" in kinds
-    assert [e.notation for e in journal.actions(session.row.id)][-len(done):] == done
+    assert kinds[:2] == ["base", "base"] and "workman" in kinds and "place" in kinds and kinds[-1] == "ball"
+    assert session.state.phase == "play"
+    assert [e.notation for e in journal.actions(session.row.id) if e.notation in done] == done
     journal.close()
 
 
