@@ -5,7 +5,7 @@ legal action is tried on the engine, and the board it would leave is compared wi
 camera read (`EXPECTED` says what each game's position looks like on the kit). Cells holding
 a Rocketball or Rollerball ball before or after are left out of the match: the referee moves
 balls by the rules and the players follow its display, so a ball not yet put back is a
-reminder, not a move. The outcome is one of:
+reminder, not a move (except where a player places the ball: `PLAYERS_PLACE_BALL`). The outcome is one of:
 
 - "none": the board still shows the position (nothing to do);
 - "wait": something covers a cell that differs from the position (a hand in view);
