@@ -19,7 +19,6 @@ from device.keyboard import HELP, KeyboardInput
 from device.script import ScriptError, parse_script, post_all
 from engines.core import IllegalAction, OptionError
 from engines.core.registry import game_class, game_ids
-from referee.camera_dice import watch_tray
 from referee.cli import UserError
 from referee.config import ConfigError, load_config
 from referee.journal import Journal, JournalError
@@ -91,6 +90,8 @@ def run(args) -> int:
         session = Session.open(journal, game_id, players, options, seed, table=wiring.table,
                                dice=dice, bots=bots, echo=print)
         if dice == "camera":
+            from referee.camera_dice import watch_tray  # OpenCV only for a table with a camera
+
             wiring.closers.append(watch_tray(config, game_id, events.put).stop)
     except (OptionError, IllegalAction, ValueError, JournalError, ImportError, CameraError) as exc:
         raise UserError(str(exc)) from None
