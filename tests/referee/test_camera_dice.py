@@ -13,6 +13,7 @@ import pytest
 from device.camera import CameraError, GeneratedSource
 from device.events import InputEvent
 from referee.camera_dice import CameraDice, TrayWatcher, watch_tray
+from referee.cli import main
 from referee.config import ConfigError, parse_config
 from referee.journal import Journal
 from referee.session import Session
@@ -116,3 +117,9 @@ def test_camera_dice_need_a_camera_and_a_game_with_a_die():
         watch_tray(config, "stoneball", print)
     with pytest.raises(CameraError, match="cannot open video file nowhere.avi"):
         watch_tray(config, "rocketball", print)
+
+
+def test_run_with_camera_dice_but_no_camera_names_what_is_missing(tmp_path, capsys):
+    status = main(["run", "--sim", "--dice", "camera", "--output", "memory", "--journal", str(tmp_path / "j.sqlite")])
+    assert status == 1
+    assert "camera dice need a table config with a [camera] section" in capsys.readouterr().err
