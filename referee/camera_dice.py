@@ -4,16 +4,29 @@ becomes ``InputEvent(kind="dice", value=n)`` for the session.
 A rolling die changes between frames, so a value is only posted once it has read the same
 on `settle` frames in a row. A cocked die, two dice where one is rolled, a die of the wrong
 kind or an unreadable face is never turned into a number: the players are asked to roll again.
+
+`TrayWatcher` runs this on a camera's frames in a device thread, as every input device does:
+it finds the kit board by its corner markers (keeping the last calibration while a hand hides
+a marker), reads the tray beside it, and posts settled dice and re-roll requests to the
+session's queue.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from device.events import InputEvent
-from vision.dice import DieReading
+import numpy as np
 
-CONFIDENT = 0.3
+from device.camera import FrameSource, open_camera
+from device.events import InputEvent
+from vision.board import Board, CalibrationError, find_board
+from vision.dice import SURE, DieReading, read_dice
+from vision.kit.geometry import SPECS
+
+from .config import ConfigError, TableConfig
+from .dice import CAMERA_DIE
 
 
 @dataclass
@@ -55,7 +68,7 @@ class CameraDice:
         if die.kind != self.kind:
             self._reset()
             return DiceOutcome(message=f"this game rolls a {self.kind}, the tray shows a {die.kind}")
-        if die.status != "ok" or die.value is None or die.confidence < CONFIDENT:
+        if die.status != "ok" or die.value is None or die.confidence < SURE:
             self._reset()
             return DiceOutcome(message="cannot read the die: roll again")
         if die.value != self._last:
@@ -69,3 +82,73 @@ class CameraDice:
     def taken(self) -> None:
         """The die was picked up for the next roll: the next settled value counts again."""
         self._reset()
+
+
+class TrayWatcher:
+    """Reads the dice tray on every frame of `source` for a game whose kit board measures
+    `board_mm`; posts ``dice`` events (a settled die) and ``notice`` events (roll again, the
+    board is not in view) to `post`, each notice once until the tray changes."""
+
+    def __init__(self, source: FrameSource, board_mm: tuple[float, float], dice: CameraDice,
+                 post: Callable[[InputEvent], None]):
+        self.source = source
+        self.board_mm = board_mm
+        self.dice = dice
+        self.post = post
+        self.board: Board | None = None
+        self._said = ""
+        self._stop = threading.Event()
+        self.finished = threading.Event()
+        """Set when the source has no more frames (a video file read to its end)."""
+        self._thread: threading.Thread | None = None
+
+    def look(self, image: np.ndarray) -> DiceOutcome:
+        """One frame: calibrate, read the tray, post what it gives."""
+        try:
+            self.board = find_board(image, self.board_mm)
+        except CalibrationError as exc:
+            if self.board is None:
+                return self._tell(DiceOutcome(message=f"the camera cannot find the board: {exc}"))
+        outcome = self.dice.update(read_dice(image, self.board))
+        if outcome.event is not None:
+            self.post(outcome.event)
+        return self._tell(outcome)
+
+    def _tell(self, outcome: DiceOutcome) -> DiceOutcome:
+        if outcome.message and outcome.message != self._said:
+            self.post(InputEvent("camera", "notice", "dice", self.dice.seat, outcome.message))
+        self._said = outcome.message
+        return outcome
+
+    def run(self) -> None:
+        """Read frames until the source ends or `stop()` is called."""
+        try:
+            for frame in self.source:
+                if self._stop.is_set():
+                    break
+                self.look(frame.image)
+        finally:
+            self.finished.set()
+
+    def start(self) -> TrayWatcher:
+        self._thread = threading.Thread(target=self.run, name="tray-watcher", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+        self.source.close()
+
+
+def watch_tray(config: TableConfig | None, game_id: str, post: Callable[[InputEvent], None]) -> TrayWatcher:
+    """Open the config's camera and start watching the tray for `game_id`'s die."""
+    if config is None or config.camera is None:
+        raise ConfigError("camera dice need a table config with a [camera] section (see docs/table-config.md)")
+    if game_id not in CAMERA_DIE:
+        raise ConfigError(f"camera dice: the camera reads the die of {', '.join(CAMERA_DIE)}, "
+                          f"and {game_id} rolls none")
+    c = config.camera
+    source = open_camera(c.kind, c.size, c.fps, c.index, c.path)
+    return TrayWatcher(source, SPECS[game_id].size_mm, CameraDice(CAMERA_DIE[game_id]), post).start()

@@ -2,10 +2,10 @@
 
 The engine knows the position before the move; the camera shows the table after it. Every
 legal action is tried on the engine, and the board it would leave is compared with what the
-camera read (`expected_cells` says what each game's position looks like on the kit). Cells
-holding a rocketball before or after are left out of the match: the referee moves balls by
-the rules and the players follow its display, so a ball not yet put back is a reminder, not
-a move. The outcome is one of:
+camera read (`EXPECTED` says what each game's position looks like on the kit). Cells holding
+a Rocketball or Rollerball ball before or after are left out of the match: the referee moves
+balls by the rules and the players follow its display, so a ball not yet put back is a
+reminder, not a move (except where a player places the ball: `PLAYERS_PLACE_BALL`). The outcome is one of:
 
 - "none": the board still shows the position (nothing to do);
 - "wait": something covers a cell that differs from the position (a hand in view);
@@ -51,9 +51,72 @@ def stoneball_cells(state) -> Cells:
     return cells
 
 
-EXPECTED: dict[str, Callable[[State], Cells]] = {"rocketball": rocketball_cells, "stoneball": stoneball_cells}
+Alternatives = dict[tuple[int, int], set[tuple[str, str | None]]]
+_TOWARD = {(-1, 0): "N", (0, 1): "E", (1, 0): "S", (0, -1): "W"}
+_STEP = {facing: step for step, facing in _TOWARD.items()}
+_BACK = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+def _rc(board, square: str) -> tuple[int, int]:
+    """A Rollerball square name as (row from the North, column from the West)."""
+    return board.side - int(square[1:]), ord(square[0]) - ord("a")
+
+
+def card_head(card) -> str:
+    """The square of a Rollerball card that the kit's head half covers: a splitter's Y
+    square, otherwise the entry (where a ball comes from, so the arrow shows its way)."""
+    return card.y_square or card.entry
+
+
+def rollerball_cells(state) -> Cells:
+    """A Rollerball v4 position on the kit: each card as its head half (code, arrow toward
+    the tail) and its tail half, then bases and workmen, balls on top of everything."""
+    board = state.board
+    cells: Cells = {}
+    for card in state.cards:
+        head = card_head(card)
+        tail = card.exit if head == card.entry else card.entry
+        (hr, hc), (tr, tc) = _rc(board, head), _rc(board, tail)
+        facing = _TOWARD[(tr - hr, tc - hc)]
+        cells[(hr, hc)] = (card.code, facing)
+        cells[(tr, tc)] = ("card_tail", facing)
+    for name, squares in (("base", state.bases), ("workman", state.workmen)):
+        for square in squares:
+            if square:
+                cells[_rc(board, square)] = (name, None)
+    for ball in state.balls:
+        cells[_rc(board, ball.square)] = ("ball", None)
+    return cells
+
+
+def rollerball_turned(state) -> Alternatives:
+    """What else a card's cells may show: only a splitter's way round matters (split or
+    combine); every other card works the same whichever half lies where, so its head cell
+    may show the tail half pointing back, and its tail cell the head pointing back."""
+    from engines.rollerball.cards import SPLITTERS
+
+    also: Alternatives = {}
+    for rc, (content, facing) in rollerball_cells(state).items():
+        if facing is None or content in SPLITTERS:
+            continue
+        if content != "card_tail":
+            also[rc] = {("card_tail", _BACK[facing])}
+            continue
+        dr, dc = _STEP[facing]
+        card = state.card_at(state.board.name(rc[0] - dr, rc[1] - dc))
+        if card is not None and card.code not in SPLITTERS:
+            also[rc] = {(card.code, _BACK[facing])}
+    return also
+
+
+EXPECTED: dict[str, Callable[[State], Cells]] = {
+    "rocketball": rocketball_cells, "stoneball": stoneball_cells, "rollerball": rollerball_cells}
+ALSO: dict[str, Callable[[State], Alternatives]] = {"rollerball": rollerball_turned}
+"""Per game: other things a cell of a position may show where the kit allows two ways."""
 BALLS = frozenset({"ball", "ball_north", "ball_south"})
-BALL_GAMES = frozenset({"rocketball"})
+BALL_GAMES = frozenset({"rocketball", "rollerball"})
+PLAYERS_PLACE_BALL: dict[str, Callable[[State], bool]] = {"rollerball": lambda s: s.tasks[0].kind == "ball"}
+"""Where a player, not the rules, puts a ball (Rollerball's setup): then balls are matched too."""
 
 
 def _name(rc: tuple[int, int], rows: int) -> str:
@@ -87,8 +150,8 @@ class CameraMoves:
         self.game_id = game.id
         self.expected = EXPECTED[game.id]
 
-    def _ball_cells(self, *positions: Cells) -> set[tuple[int, int]]:
-        if self.game_id not in BALL_GAMES:
+    def _ball_cells(self, state: State, *positions: Cells) -> set[tuple[int, int]]:
+        if self.game_id not in BALL_GAMES or PLAYERS_PLACE_BALL.get(self.game_id, lambda _: False)(state):
             return set()
         return {rc for cells in positions for rc, c in cells.items() if c[0] in BALLS}
 
@@ -106,13 +169,15 @@ class CameraMoves:
         before = self.expected(state)
         read = {rc: (c.content, c.facing) for rc, c in reading.cells.items()}
         clear = {rc for rc, c in reading.cells.items() if c.content != "unknown" and c.confidence >= CONFIDENT}
-        seen_balls = self._ball_cells(before, {rc: v for rc, v in read.items() if rc in clear})
+        seen_balls = self._ball_cells(state, before, {rc: v for rc, v in read.items() if rc in clear})
 
-        def differs(after: Cells, ignore: set) -> list[tuple[int, int]]:
+        also = ALSO.get(self.game_id, lambda _: {})
+
+        def differs(after: Cells, ignore: set, other: dict) -> list[tuple[int, int]]:
             return [rc for rc in spec.cells() if rc not in ignore
-                    and read[rc] != after.get(rc, ("empty", None))]
+                    and read[rc] != after.get(rc, ("empty", None)) and read[rc] not in other.get(rc, ())]
 
-        changed_now = differs(before, seen_balls)
+        changed_now = differs(before, seen_balls, also(state))
         hidden = [rc for rc in changed_now if reading.cells[rc].content == "unknown"]
         if hidden:
             return Inference("wait", message=f"the camera cannot see {len(hidden)} cell(s): clear the board")
@@ -125,8 +190,8 @@ class CameraMoves:
             except IllegalAction:
                 continue
             after = self.expected(after_state)
-            ignore = seen_balls | self._ball_cells(after)
-            if after == before or [rc for rc in differs(after, ignore) if rc in clear]:
+            ignore = seen_balls | self._ball_cells(state, after)
+            if after == before or [rc for rc in differs(after, ignore, also(after_state)) if rc in clear]:
                 continue
             moved = [rc for rc in spec.cells() if rc not in ignore
                      and after.get(rc, ("empty", None)) != before.get(rc, ("empty", None))]
@@ -139,7 +204,9 @@ class CameraMoves:
             options = " or ".join(a.notation() for a, _, _ in fits[:6])
             return Inference("ask", None, [a for a, _, _ in fits],
                              f"camera unsure: {options}? enter the move")
-        return self._illegal(state, before, read, clear, spec.rows, seen_balls)
+        now_also = also(state)
+        same = {rc for rc in clear if read[rc] in now_also.get(rc, ())}
+        return self._illegal(state, before, read, clear - same, spec.rows, seen_balls)
 
     def _illegal(self, state, before: Cells, read: Cells, clear: set, rows: int, balls: set) -> Inference:
         diffs = [(rc, before.get(rc, ("empty", None)), read[rc]) for rc in sorted(clear - balls)

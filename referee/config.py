@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .dice import CAMERA_DIE, MODES
+
 GPIO_PINS = range(2, 28)
 """BCM numbers on the 40-pin header that are free for buttons (0 and 1 belong to the HAT EEPROM)."""
 
@@ -20,7 +22,7 @@ BUTTON_ROLES = (
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
 )
 DRIVERS = ("ssd1306", "ssd1309", "ssd1305", "ssd1315", "sh1106", "sh1107")
-DICE_MODES = ("virtual", "panel")
+DICE_MODES = MODES
 CAMERA_KINDS = ("picamera2", "usb", "file")
 
 
@@ -62,6 +64,16 @@ class DisplayConfig:
     @property
     def label(self) -> str:
         return self.seat or "table"
+
+
+def _check_camera_dice(game: str | None, camera: CameraConfig | None) -> None:
+    """Camera dice need a camera, and a game whose die the camera reads in the kit's tray."""
+    if camera is None:
+        raise ConfigError("table.dice: 'camera' reads the dice tray with the table's camera, but the config "
+                          "has no [camera] section (kind = 'picamera2', 'usb' or 'file')")
+    if game is not None and game not in CAMERA_DIE:
+        raise ConfigError(f"table.dice: 'camera' reads the die of {', '.join(CAMERA_DIE)}; "
+                          f"{game} rolls no die the camera reads (use 'virtual' or 'panel')")
 
 
 @dataclass(frozen=True)
@@ -312,6 +324,8 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
     top.done()
     if game is not None:
         _check_game(game, options, len(seats))
+    if dice == "camera":
+        _check_camera_dice(game, camera)
     if dice == "panel" and not any(set("0123456789") & set(s.buttons) or s.serial for s in seats):
         raise ConfigError("table.dice: 'panel' needs number buttons (roles '1'..'6') or a serial panel on some seat")
     return TableConfig(tuple(seats), tuple(displays), game, options, dice, seed, journal, camera,

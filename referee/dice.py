@@ -4,9 +4,10 @@
   the journal position, so a resumed game rolls exactly what it would have rolled.
 - panel: a player rolls a real die and presses the number, digit by digit where an outcome
   has more (two d10s, a card of 60), or picks the outcome on the panel.
-- camera: a die reader posts ``InputEvent(kind="dice", value=n)`` to the queue; the session
-  treats it like a pressed number. The reader itself comes with a later issue; this module
-  only fixes the seam (``outcome_for_number``).
+- camera: the table's camera watches the dice tray beside the kit board
+  (``referee.camera_dice.TrayWatcher``) and posts ``InputEvent(kind="dice", value=n)`` for a
+  settled die; the session treats it like a pressed number (``outcome_for_number``), and
+  the panels still pick outcomes that are not dice (a chip drawn from the bag).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import re
 from engines.core.bots import sample_chance
 from engines.core.state import Action, State
 
-MODES = ("virtual", "panel")
+MODES = ("virtual", "panel", "camera")
+CAMERA_DIE = {"rocketball": "d4"}
+"""The die the camera reads in the tray, for each game that rolls one."""
 
 
 def seeded_rng(seed: int | None, seq: int, purpose: str) -> random.Random:

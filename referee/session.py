@@ -10,6 +10,8 @@ The events the loop understands (``device.events.InputEvent``):
 - ``press`` / ``repeat`` / ``hold`` with ``key`` a button role and ``seat`` the seat's name
   (None: whoever is to move, as the keyboard does). Arrows repeat; holding ``back`` is undo.
 - ``dice`` with ``value`` a number: a die read by a camera or typed on a serial panel.
+- ``notice`` with ``value`` a sentence: a device asks the players for something (the camera's
+  "cocked die: roll again"); shown like a refusal, nothing changes.
 - ``proposal`` with ``value`` an action's notation: the vision judge's verdict (Rocca). It is
   shown on every display and waits: ``yes``/``ok`` on any panel accepts it, ``no``/``back``
   overrules it, and the outcome can then be entered by hand.
@@ -261,6 +263,8 @@ class Session:
                 self._apply_intent(self.controller.number(ev.value, self.state), seat)
             else:
                 self.refuse(seat, f"a die reading must be a number, not {ev.value!r}")
+        elif ev.kind == "notice":
+            self.refuse(seat, str(ev.value))
         elif ev.kind == "proposal":
             self._propose(ev.value)
         elif ev.kind in ("press", "hold", "repeat"):

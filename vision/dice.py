@@ -23,6 +23,13 @@ PX_PER_MM = 6.0
 DEFAULT_TRAY_GAP_MM = 25.0
 DEFAULT_TRAY_MM = (110.0, 160.0)
 D6_MM = 16.0
+SURE = 0.3
+"""The confidence from which a die's reading is taken as its value (the referee asks for a
+re-roll below it)."""
+APEX_MM, D4_CORNER, D4_DIGIT_MM = 2.9, 0.42, 3.2
+"""A real d4's numbers (docs/vision/grid-and-dice.md): the rolled value's copies lie this far
+from the outline's middle toward each edge, a corner's copies this fraction of the way from
+the corner to its face's middle, in digits this tall."""
 
 
 @dataclass(frozen=True)
@@ -92,18 +99,106 @@ def _numerals(s: float) -> dict[str, np.ndarray]:
     return out
 
 
-def _numeral(view: np.ndarray, blob: np.ndarray, ups: list[float], digits: str, s: float) -> tuple[int | None, float]:
-    """The number on a die face: its white ink turned upright for each candidate `ups`
-    direction (degrees), matched against the templates; confidence is the margin to the
-    runner-up."""
+def _ink(view: np.ndarray, blob: np.ndarray) -> np.ndarray:
+    """The light ink of the numbers on a die (255), inside its outline."""
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     face = cv2.erode(blob, np.ones((3, 3), np.uint8))
     inside = grey[face > 0]
     cut, _ = cv2.threshold(inside.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    ink = ((grey > max(cut, np.median(inside) + 25)) & (face > 0)).astype(np.uint8) * 255
+    return ((grey > max(cut, np.median(inside) + 25)) & (face > 0)).astype(np.uint8) * 255
+
+
+@lru_cache(maxsize=4)
+def _small_numerals(s: float) -> dict[str, np.ndarray]:
+    """Upright templates of the small corner numbers of a real d4, each centred on its own
+    ink's box in a frame the size of the largest, blurred like the view."""
+    from .kit.draw import Painter
+
+    inks = {}
+    for text in "1234":
+        img = np.zeros((int(8 * s), int(8 * s), 3), np.uint8)
+        Painter(img, s).text(text, (4.0, 4.0), D4_DIGIT_MM, (255, 255, 255))
+        inks[text] = _centred(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), int(5 * s))
+    return {text: cv2.GaussianBlur(ink, (0, 0), s * 0.3) for text, ink in inks.items()}
+
+
+def _centred(ink: np.ndarray, size: int) -> np.ndarray:
+    """A `size` square of `ink` centred on the box of its ink."""
+    ys, xs = np.nonzero(ink)
+    if len(xs) == 0:
+        return np.zeros((size, size), ink.dtype)
+    cy, cx = (ys.min() + ys.max()) / 2, (xs.min() + xs.max()) / 2
+    M = np.float32([[1, 0, size / 2 - cx], [0, 1, size / 2 - cy]])
+    return cv2.warpAffine(ink, M, (size, size))
+
+
+def _small_scores(ink: np.ndarray, at: np.ndarray, up: float, s: float) -> dict[str, float]:
+    """How well each small numeral matches the ink near `at` (of one face: see _face_ink),
+    turned so that `up` (degrees clockwise from the view's North) is up. The ink nearest
+    `at` is centred on its own box first, so a narrow "1" cannot match a stroke of a "3"."""
+    size = int(5 * s)
+    M = cv2.getRotationMatrix2D((float(at[0]), float(at[1])), up, 1.0)
+    M[:, 2] += (size / 2 - at[0], size / 2 - at[1])
+    window = cv2.warpAffine(ink, M, (size, size))
+    n, labels, stats, centres = cv2.connectedComponentsWithStats((window > 127).astype(np.uint8))
+    if n < 2:
+        return dict.fromkeys("1234", 0.0)
+    gaps = np.linalg.norm(centres[1:] - size / 2, axis=1)
+    near = 1 + int(np.argmin(gaps))
+    if gaps[near - 1] > 1.5 * s or max(stats[near, cv2.CC_STAT_WIDTH], stats[near, cv2.CC_STAT_HEIGHT]) > 1.4 * D4_DIGIT_MM * s:
+        return dict.fromkeys("1234", 0.0)  # no small number there (a d4 with its number in the middle)
+    glyph = cv2.GaussianBlur(_centred(np.where(labels == near, 255, 0).astype(np.uint8), size), (0, 0), s * 0.3)
+    return {text: float(cv2.matchTemplate(glyph, t, cv2.TM_CCOEFF_NORMED)[0, 0])
+            for text, t in _small_numerals(s).items()}
+
+
+def _heading(frm: np.ndarray, to: np.ndarray) -> float:
+    return float(np.degrees(np.arctan2(to[0] - frm[0], -(to[1] - frm[1]))))
+
+
+def _apex_number(ink: np.ndarray, corners: np.ndarray, s: float) -> tuple[int | None, float, float]:
+    """A real d4 resting on a face shows its value three times around the top vertex (the
+    outline's middle), each copy's top toward it, and the other three values at the
+    outline's corners (two copies each, tops toward the corner). Every copy is read on its
+    own; the value is what the apex copies read together. The confidence is the share of
+    apex copies that read it alone; a quarter of that when a corner reads that value too
+    (it cannot be at the top and at a corner): the two cues contradict each other."""
+    centre = corners.mean(axis=0)
+    apex = dict.fromkeys("1234", 0.0)
+    votes = []
+    at_corner = [dict.fromkeys("1234", 0.0) for _ in range(3)]
+    for i in range(3):
+        a, b = corners[i], corners[(i + 1) % 3]
+        mid = (a + b) / 2
+        at = centre + APEX_MM * s * (mid - centre) / max(float(np.linalg.norm(mid - centre)), 1e-6)
+        scores = _small_scores(ink, at, _heading(mid, centre), s)
+        votes.append(max(scores, key=scores.get))
+        for text, score in scores.items():
+            apex[text] += score / 3
+        face_mid = (centre + a + b) / 3
+        for k, v in ((i, a), ((i + 1) % 3, b)):
+            at = v + D4_CORNER * (face_mid - v)
+            for text, score in _small_scores(ink, at, _heading(face_mid, v), s).items():
+                at_corner[k][text] += score / 2
+    text = max(apex, key=apex.get)
+    corner_reads = [max(c, key=c.get) for c in at_corner if max(c.values()) > 0.5]
+    confidence = votes.count(text) / 3 * (0.25 if text in corner_reads else 1.0) * float(apex[text] > 0.5)
+    return int(text), confidence, apex[text]
+
+
+def _numeral(view: np.ndarray, blob: np.ndarray, ups: list[float], digits: str, s: float) -> tuple[int | None, float]:
+    """The number on a die face: its white ink turned upright for each candidate `ups`
+    direction (degrees), matched against the templates; confidence is the margin to the
+    runner-up."""
+    value, confidence, _ = _big_number(_ink(view, blob), ups, digits, s)
+    return value, confidence
+
+
+def _big_number(ink: np.ndarray, ups: list[float], digits: str, s: float) -> tuple[int | None, float, float]:
+    """`_numeral` on the ink, also returning the best score."""
     ys, xs = np.nonzero(ink)
     if len(xs) < 10:
-        return None, 0.0
+        return None, 0.0, 0.0
     cx, cy = float(xs.mean()), float(ys.mean())
     size = int(16 * s)
     scores: list[tuple[float, str]] = []
@@ -119,7 +214,7 @@ def _numeral(view: np.ndarray, blob: np.ndarray, ups: list[float], digits: str, 
     best, text = scores[0]
     runner = next((sc for sc, t in scores if t != text), 0.0)
     value = 10 if text == "0" and "0" in digits else int(text)
-    return value, float(np.clip((best - runner) * 4, 0.0, 1.0)) * float(best > 0.5)
+    return value, float(np.clip((best - runner) * 4, 0.0, 1.0)) * float(best > 0.5), best
 
 
 def _right_angled(quad: np.ndarray) -> bool:
@@ -145,8 +240,11 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
         return "d6", None, "unreadable", 0.0
     centre = approx.mean(axis=0)
     if len(approx) == 3:
+        ink = _ink(view, blob)
         ups = [float(np.degrees(np.arctan2(p[0] - centre[0], -(p[1] - centre[1])))) for p in approx]
-        value, conf = _numeral(view, blob, ups, "1234", s)
+        middle = _big_number(ink, ups, "1234", s)
+        apex = _apex_number(ink, approx.astype(np.float64), s)
+        value, conf, _ = max(middle, apex, key=lambda r: (r[1], r[2]))
         return "d4", value, "ok" if value else "unreadable", conf
     if len(approx) == 4:
         far = approx[int(np.argmax(np.linalg.norm(approx - centre, axis=1)))]

@@ -170,19 +170,31 @@ def _token_cells(spec: GridSpec, top: np.ndarray, s: float, offset=(0.0, 0.0),
     return found
 
 
-def _second_look(spec: GridSpec, top: np.ndarray, s: float, rc: tuple[int, int]) -> list[CellReading]:
+LOOKS = ((2.0, 1.0), (3.0, 1.0), (2.0, 2.0), (3.0, 2.0), (4.0, 1.5))
+"""Second looks at a cell, tried in turn: (enlargement, unsharp strength)."""
+MANY_COVERED = 8
+"""More covered cells without a marker than this is a hand or an arm: only the first look."""
+
+
+def _second_look(spec: GridSpec, top: np.ndarray, s: float, rc: tuple[int, int],
+                 looks: tuple[tuple[float, float], ...] = LOOKS) -> list[CellReading]:
     """A cell that is not empty but where the whole-board pass found no token, looked at
-    again enlarged twice and sharpened: a blurred or dim marker can be found that way. Only a
-    marker inside this cell counts."""
+    again enlarged and sharpened at a few scales and strengths (`LOOKS`): a blurred or dim
+    marker is often found that way. Only a marker inside this cell counts; the first look
+    that finds one decides (the id is still checked by the marker's own error detection)."""
     cx, cy = spec.centre_mm(*rc)
     half = 0.75 * spec.cell_mm
     x0, y0 = max(int((cx - half) * s), 0), max(int((cy - half) * s), 0)
     crop = top[y0:int((cy + half) * s), x0:int((cx + half) * s)]
     if crop.size == 0:
         return []
-    big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
-    big = cv2.addWeighted(big, 2.0, cv2.GaussianBlur(big, (0, 0), 2.0 * s / 4), -1.0, 0)
-    return _token_cells(spec, big, s, (x0, y0), 2.0).get(rc, [])
+    for zoom, strength in looks:
+        big = cv2.resize(crop, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        big = cv2.addWeighted(big, 1.0 + strength, cv2.GaussianBlur(big, (0, 0), zoom * s / 4), -strength, 0)
+        found = _token_cells(spec, big, s, (x0, y0), zoom).get(rc, [])
+        if found:
+            return found
+    return []
 
 
 def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
@@ -199,17 +211,24 @@ def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
     diff = np.abs(seen - gain * ref) / (255.0 * np.maximum(gain, 0.05))
     reading = GridReading(spec, board)
     inner = 0.42 * spec.cell_mm
+    covered: list[tuple[int, int]] = []
     for rc in spec.cells():
-        found = tokens.get(rc, [])
-        if not found:
-            cx, cy = spec.centre_mm(*rc)
-            x0, x1 = int((cx - inner) * s), int((cx + inner) * s)
-            y0, y1 = int((cy - inner) * s), int((cy + inner) * s)
-            d = float(diff[y0:y1, x0:x1].mean())
-            if d < EMPTY_LIMIT:
-                reading.cells[rc] = CellReading("empty", None, _ramp(d, EMPTY_LIMIT / 2, EMPTY_LIMIT))
-                continue
-            found = _second_look(spec, top, s, rc)
+        if rc in tokens:
+            continue
+        cx, cy = spec.centre_mm(*rc)
+        x0, x1 = int((cx - inner) * s), int((cx + inner) * s)
+        y0, y1 = int((cy - inner) * s), int((cy + inner) * s)
+        d = float(diff[y0:y1, x0:x1].mean())
+        if d < EMPTY_LIMIT:
+            reading.cells[rc] = CellReading("empty", None, _ramp(d, EMPTY_LIMIT / 2, EMPTY_LIMIT))
+        else:
+            covered.append(rc)
+    # many covered cells are a hand over the board, not blurred chips: one look each is enough
+    looks = LOOKS if len(covered) <= MANY_COVERED else LOOKS[:1]
+    for rc in spec.cells():
+        if rc in reading.cells:
+            continue
+        found = tokens.get(rc) or _second_look(spec, top, s, rc, looks)
         if len(found) == 1:
             reading.cells[rc] = found[0]
         else:

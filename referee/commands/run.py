@@ -13,6 +13,7 @@ from pathlib import Path
 from gpiozero.exc import GPIOZeroError
 from luma.core.error import Error as LumaError
 
+from device.camera import CameraError
 from device.events import InputEvent
 from device.keyboard import HELP, KeyboardInput
 from device.script import ScriptError, parse_script, post_all
@@ -36,7 +37,8 @@ def register(sub) -> None:
     p.add_argument("--game", help=f"the game ({', '.join(game_ids())}); default: the config's table.game")
     p.add_argument("--players", help="--sim: comma-separated seat names (default: the game's own)")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("--dice", choices=["virtual", "panel"], help="who rolls (default: virtual, or the config's)")
+    p.add_argument("--dice", choices=["virtual", "panel", "camera"],
+                   help="who rolls (default: virtual, or the config's; camera needs the config's [camera])")
     p.add_argument("--seed", type=int, help="seed for the virtual dice and bots")
     p.add_argument("--bot", action="append", default=[], metavar="SEAT",
                    help="the referee plays this seat (name or 1-based number); repeatable")
@@ -87,7 +89,11 @@ def run(args) -> int:
             wiring = wire_sim(players, args.output, args.out)
         session = Session.open(journal, game_id, players, options, seed, table=wiring.table,
                                dice=dice, bots=bots, echo=print)
-    except (OptionError, IllegalAction, ValueError, JournalError, ImportError) as exc:
+        if dice == "camera":
+            from referee.camera_dice import watch_tray  # OpenCV only for a table with a camera
+
+            wiring.closers.append(watch_tray(config, game_id, events.put).stop)
+    except (OptionError, IllegalAction, ValueError, JournalError, ImportError, CameraError) as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"cannot open {exc.filename or 'a device'}: {exc.strerror}") from None

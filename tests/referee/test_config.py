@@ -58,7 +58,11 @@ def test_a_good_config_gives_seats_displays_and_buzzer():
     (('seat = "table"', 'seat = "east"'), "", "displays[2].seat: 'east' is neither 'table' nor a seat"),
     (("channel = 1", "channel = 9"), "", "displays[1].mux.channel: a TCA9548A has channels 0 to 7, not 9"),
     (("channel = 1", "channel = 0"), "", "displays[1]: the same bus, channel and address as displays[0]"),
-    (('dice = "virtual"', 'dice = "camera"'), "", "table.dice: 'camera' is not one of virtual, panel"),
+    (('dice = "virtual"', 'dice = "cameras"'), "", "table.dice: 'cameras' is not one of virtual, panel, camera"),
+    (('dice = "virtual"', 'dice = "camera"'), "", "table.dice: 'camera' reads the dice tray with the table's camera, "
+     "but the config has no [camera] section"),
+    (('dice = "virtual"', 'game = "stoneball"\ndice = "camera"'), "\n[camera]\nkind = \"usb\"\n",
+     "table.dice: 'camera' reads the die of rocketball; stoneball rolls no die the camera reads"),
     (('dice = "virtual"', 'dice = "panel"'), "", "table.dice: 'panel' needs number buttons"),
     (('name = "south"', 'name = "north"'), "", "seats[1].name: seat name 'north' is used twice"),
     (None, "\n[camera]\nkind = \"file\"\n", "camera.path: a camera of kind 'file' needs"),
@@ -109,3 +113,10 @@ def test_the_documented_examples_are_valid_configs(name):
     c = load_config(Path(__file__).resolve().parents[2] / "docs" / "examples" / name)
     assert len(c.seats) in (2, 6)
     assert all(d.seat is None or d.seat in c.seat_names for d in c.displays)
+
+
+def test_camera_dice_with_a_camera_loads():
+    """The tray is read from the table's own camera: dice = "camera" plus a [camera] section."""
+    c = config('\n[camera]\nkind = "file"\npath = "table.mp4"\n',
+               ('dice = "virtual"', 'game = "rocketball"\ndice = "camera"'))
+    assert (c.dice, c.camera.kind, c.camera.path) == ("camera", "file", "table.mp4")

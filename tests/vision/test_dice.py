@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from vision.board import find_board
@@ -50,7 +52,9 @@ def test_a_cocked_d6_has_no_value():
 
 @pytest.mark.parametrize("kind, values", [("d4", [1, 2, 3, 4]), ("d10", [10, 6, 9, 3, 7, 1])])
 def test_numbered_dice_read_their_top_number(kind, values):
-    """A d10 tells 6 from 9 by which way is up (its kite's long point); 0 reads as 10."""
+    """A d10 tells 6 from 9 by which way is up (its kite's long point); 0 reads as 10. A d4
+    as most real ones: the rolled number at the top vertex, on each of the three faces in
+    view, with the other numbers at the corners."""
     scene = dice_scene([(kind, v, False) for v in values], seed=33)
     for die, r in matched(scene, read(scene)):
         assert (r.kind, r.value, r.status) == (kind, die.value, "ok")
@@ -58,3 +62,11 @@ def test_numbered_dice_read_their_top_number(kind, values):
 
 def test_an_empty_tray_reads_no_dice():
     assert read(dice_scene([], seed=34)) == []
+
+
+def test_a_d4_with_its_number_in_the_middle_of_the_top_face_reads_too():
+    """Some d4 (truncated ones) print one number in the middle of the face they show."""
+    scene = dice_scene([("d4", v, False) for v in (3, 1, 4, 2)], seed=35)
+    scene = dataclasses.replace(scene, dice=tuple(dataclasses.replace(d, d4_numbers="middle") for d in scene.dice))
+    for die, r in matched(scene, read(scene)):
+        assert (r.kind, r.value, r.status) == ("d4", die.value, "ok") and r.confidence >= 0.3

@@ -41,6 +41,11 @@ class DieTruth:
     centre_mm: tuple[float, float]
     angle_deg: float
     cocked: bool = False
+    d4_numbers: str = "corners"
+    """How a d4 shows its value: "corners", as most real d4 (every face carries a number at
+    each corner; the rolled one is at the top vertex, so seen from above it appears three
+    times around the middle, each copy's top toward the vertex), or "middle" (one number
+    in the middle of the top face, as a truncated d4 does)."""
 
 
 @dataclass(frozen=True)

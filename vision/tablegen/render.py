@@ -90,7 +90,7 @@ def top_down(scene: Scene, s: float = TOP_PX_PER_MM) -> tuple[np.ndarray, tuple[
             if die.kind == "d6":
                 paint_d6(p, die.centre_mm, die.value, die.angle_deg, die.cocked, rng)
             else:
-                paint_numbered(p, die.centre_mm, die.kind, int(die.value), die.angle_deg)
+                paint_numbered(p, die.centre_mm, die.kind, int(die.value), die.angle_deg, die.d4_numbers)
     if scene.hand is not None:
         hand = scene.hand
         width = max(1, int(hand.width_mm * s))
