@@ -41,7 +41,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	$(BIN)/python bench/engines.py
+	$(BIN)/python -m bench.engines
 
 clean:
 	rm -rf $(VENV) build *.egg-info
