@@ -264,7 +264,13 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray, other: int) -> tuple[b
 
 
 def _lost_near(ep: Episode, shooter: int) -> str:
-    """Why the shooter's track is too thin to judge, or ''."""
+    """Why the shooter's track is too thin to judge, or ''.
+
+    A sliding stone turns only where it hits something, and what it hits moves: when no other
+    stone moved, the straight line between its rests (through any sightings) is its path, however
+    little of it was seen."""
+    if ep.moved == [shooter]:
+        return ""
     track = ep.tracks.get(shooter)
     if track is None or not len(track.frames):
         return "" if ep.displacement(shooter) <= 3 * ep.move_mm else "shooter not tracked"

@@ -161,6 +161,7 @@ def hand_region(mask: np.ndarray) -> np.ndarray:
 
 
 _GROW = np.ones((5, 5), np.uint8)
+_RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
 
 
 @dataclass
@@ -395,7 +396,15 @@ class EpisodeTracker:
             loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
             after[i] = before[i]
         movers = [before[s] for s in loose_before]
+        vacated = self._vacated(changed_px, seg.hand, before, found, len(loose_after) - len(movers))
+        movers += vacated
         tracks = self._tracks(seg, small_before, small_after, movers, loose_after, after)
+        for v in vacated:  # its outline: the one the detector found at its new place
+            if v.id in after:
+                before[v.id] = Footprint(v.id, v.centre, after[v.id].shape + v.centre, v.on_board)
+            else:
+                del before[v.id]
+                tracks.pop(v.id, None)
         new = [after[i] for i in after if i not in before]
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             movers += self._trace_back(seg, small_before, small_after, new, before, tracks)
@@ -505,6 +514,38 @@ class EpisodeTracker:
             return True  # out of view: only the detector can tell
         return np.count_nonzero(changed_px & mask) > 0.2 * area
 
+    def _vacated(self, changed_px: np.ndarray, hand: np.ndarray, before: dict[int, Footprint],
+                 found: list[Footprint], room: int) -> list[Footprint]:
+        """Stones the detector missed at rest that then moved: where the picture changed between
+        the two scenes at rest although no known stone was there before and none is there after
+        (nor the hand), something left. With more new stones found than known stones gone
+        (``room``), each such spot of a stone's size is a stone that was there before the hand
+        came; it joins the movers (a new id) and is followed like them."""
+        if room <= 0 or not found:
+            return []
+        shape = changed_px.shape
+        cover = np.zeros(shape, np.uint8)
+        for fp in [*before.values(), *found]:
+            cover |= self._mask(fp, shape)
+        cover = cv2.dilate(cover, _GROW)
+        if hand.any():
+            cover |= cv2.resize(hand * 255, shape[::-1], interpolation=cv2.INTER_NEAREST)
+        left = cv2.morphologyEx((changed_px & (cover == 0)).view(np.uint8), cv2.MORPH_OPEN, _SPECK)
+        n, _, stats, cents = cv2.connectedComponentsWithStats(left, connectivity=8)
+        sizes = [int(np.count_nonzero(self._mask(f, shape))) for f in found]
+        lo, hi = 0.4 * min(sizes), 2.5 * max(sizes)
+        spots = sorted((int(st[cv2.CC_STAT_AREA]), tuple(c)) for c, st in zip(cents[1:], stats[1:], strict=True)
+                       if lo <= st[cv2.CC_STAT_AREA] <= hi and not _touches_edge(st, shape))
+        out = []
+        for _, c in spots[::-1][:room]:
+            centre = np.asarray(self.board.to_mm(self.view.from_small(np.array([c]))))[0]
+            r = np.sqrt(np.median(sizes) / np.pi) * self.view.track / self.board.px_per_mm()
+            ring = centre + r * np.stack([np.cos(_RING), np.sin(_RING)], axis=1)
+            fp = Footprint(-1, centre, ring, bool(self.board.on_board(centre[None])[0]))
+            self._new(fp, before)
+            out.append(before[self.next_id - 1])
+        return out
+
     # -- tracks through the episode -------------------------------------------------------------
 
     def _background(self, small_before: np.ndarray, small_after: np.ndarray,
@@ -548,6 +589,14 @@ class EpisodeTracker:
                     np.linalg.norm(tail[-1] - m.centre) > _radius(m):
                 end = tail[-1]
                 after[m.id] = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
+        unlinked = [c for c in range(len(loose_after)) if c not in {c2 for _, c2 in linked}]
+        lost = [r for r, m in enumerate(movers) if m.id not in after]
+        if lost and unlinked:  # a stone gone from its place and one turned up where none was:
+            cost = np.array([[np.linalg.norm(movers[r].centre - loose_after[c].centre)  # one
+                              for c in unlinked] for r in lost])  # stone whose track was lost
+            for r, c in assign(cost, np.inf):
+                after[movers[lost[r]].id] = _with_id(loose_after[unlinked[c]], movers[lost[r]].id)
+                linked.append((lost[r], unlinked[c]))
         for c, f in enumerate(loose_after):
             if c not in {c2 for _, c2 in linked}:
                 self._new(f, after)
