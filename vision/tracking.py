@@ -29,6 +29,7 @@ THUMB_LEVELS = (8, 20)  # ... but within these levels on thumbnails
 SMALL_LEVELS = (8, 28)  # ... and these on the episode frames
 MIN_PIXELS = 3  # thumbnail pixels that must change to call it motion
 SETTLE_S = 0.15  # quiet this long = at rest
+HAND_WAIT_S = 1.0  # ... but wait this long for a hand over the stones that moved to leave
 MAX_BUFFER = 480  # episode frames kept (8 s at 60 fps; longer episodes are thinned)
 MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
@@ -189,6 +190,7 @@ class MotionSegmenter:
     _first: int = -1  # the frame a stone first changed
     _still: tuple[int, np.ndarray] | None = None  # since when nothing changed
     _calm: tuple[int, np.ndarray] | None = None  # since when no stone changed
+    _area: np.ndarray | None = None  # where stones changed in this episode (thumbnail mask)
     _indices: list[int] = field(default_factory=list)
     _frames: list[np.ndarray] = field(default_factory=list)
     _hands: list[np.ndarray] = field(default_factory=list)
@@ -222,7 +224,7 @@ class MotionSegmenter:
         if hand_free or self._clean is None:
             self._clean = self._ref
         self._prev, self._start, self._stones = self._ref, -1, False
-        self._still = self._calm = None
+        self._still = self._calm = self._area = None
         self._indices, self._frames, self._hands = [], [], []
 
     def push(self, index: int, frame: np.ndarray) -> Segment | None:
@@ -251,6 +253,8 @@ class MotionSegmenter:
 
         if not self._stones and stones(to_ref):
             self._stones, self._calm, self._first = True, (index, small), index
+        if self._stones:
+            self._area = to_ref & free if self._area is None else self._area | (to_ref & free)
         to_prev = change_mask(small, self._prev, level)
         to_still = change_mask(small, self._still[1], level)
         if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
@@ -259,9 +263,17 @@ class MotionSegmenter:
             self._calm = (index, small)
         self._prev = small
         since = self._calm if self._stones else self._still
-        if index - since[0] + 1 < self.settle_frames:
+        quiet = index - since[0] + 1
+        if quiet < self.settle_frames or (quiet < HAND_WAIT_S * self.fps and self._over_stones(hand)):
             return None
         return self._close(frame, since[0])
+
+    def _over_stones(self, hand: np.ndarray) -> bool:
+        """Whether the hand still covers where stones changed in this episode: a stone under it
+        cannot be seen yet (a dropping hand lingers over the stones it let go)."""
+        if self._area is None or not hand.any():
+            return False
+        return cv2.countNonZero(hand & cv2.dilate(self._area, _GROW)) > 0
 
     def flush(self, frame: np.ndarray) -> Segment | None:
         """The episode still open when the stream ends, judged on its last frame."""
@@ -597,11 +609,28 @@ class EpisodeTracker:
             for r, c in assign(cost, np.inf):
                 after[movers[lost[r]].id] = _with_id(loose_after[unlinked[c]], movers[lost[r]].id)
                 linked.append((lost[r], unlinked[c]))
+        for r, m in enumerate(movers):  # only a hand takes a stone away: one no hand came near
+            if m.id not in after and not self._handled(seg, _last_seen(xy[:, r], m.centre), m):
+                end = _last_seen(xy[:, r], m.centre)  # stayed, unseen at rest (merged with another)
+                after[m.id] = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
         for c, f in enumerate(loose_after):
             if c not in {c2 for _, c2 in linked}:
                 self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(movers)}
+
+    def _handled(self, seg: Segment, where: np.ndarray, fp: Footprint) -> bool:
+        """Whether the hand came over the stone at ``where`` (board mm) in any frame of the episode."""
+        grow = self.view.thumb // self.view.track
+        c = self.view.to_small(self.board.to_px(np.asarray(where)[None]))[0] / grow
+        r = _radius(fp) * self.board.px_per_mm() / self.view.thumb + 2
+        for hand in seg.hands:
+            h, w = hand.shape
+            x0, y0 = np.clip(np.floor(c - r).astype(int), 0, [w, h])
+            x1, y1 = np.clip(np.ceil(c + r).astype(int) + 1, 0, [w, h])
+            if hand[y0:y1, x0:x1].any():
+                return True
+        return False
 
     def _follow(self, seg: Segment, bg: np.ndarray, stones: list[Footprint],
                 backward: bool) -> np.ndarray:
