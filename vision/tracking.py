@@ -421,10 +421,8 @@ class EpisodeTracker:
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             movers += self._trace_back(seg, small_before, small_after, new, before, tracks)
         onset = self._onsets(seg, small_before, movers)
-        for i in [i for i in before if i not in after and i not in self.confirmed]:
-            del before[i]  # seen once (at the start) and never again: a false detection
-        if any(i not in before for i in after):  # a drop: a "stone" seen only at the start that
-            for m in movers:                     # moved is more likely a new one landing there
+        if sum(i not in before for i in after) >= 2:  # a drop (two stones or more): a "stone"
+            for m in movers:  # seen only at the start that moved is more likely a new one landing
                 if m.id not in self.confirmed and m.id in before:
                     del before[m.id]
                     tracks.pop(m.id, None)
