@@ -517,11 +517,12 @@ class EpisodeTracker:
         """Whether the stone's footprint looks different after the episode than before; where
         ``cover`` (stones found after) overlaps it, the change is theirs, not this stone's."""
         mask = self._mask(fp, changed_px.shape) > 0
+        whole = int(mask.sum())
         if cover is not None:
             mask &= ~cover
         area = int(mask.sum())
-        if not area:
-            return True  # out of view: only the detector can tell
+        if area < 0.5 * whole or not area:
+            return True  # out of view, or mostly under another stone: only the detector can tell
         return np.count_nonzero(changed_px & mask) > 0.2 * area
 
     def _vacated(self, changed_px: np.ndarray, hand: np.ndarray, before: dict[int, Footprint],
