@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.assignment import assign
 from vision.live import LiveJudge
 from vision.synth import SCENARIOS, generate_clip
-from vision.tracking import assign
 
 # one seed per scenario the judge gets right; bench/vision.py measures many seeds of every
 # scenario (drop_splash, clear_pass and pickup seed 0 are among its misses: see the report there)
