@@ -18,7 +18,7 @@ THUMB_LEVELS = (8, 20)  # ... but within these levels on thumbnails
 SMALL_LEVELS = (8, 28)  # ... and these on the episode frames
 MIN_PIXELS = 3  # thumbnail pixels that must change to call it motion
 SETTLE_S = 0.15  # quiet this long = at rest
-HAND_WAIT_S = 1.0  # ... but wait this long for a hand over the stones that moved to leave
+HAND_STONES = 6  # a moving patch larger than this many stones (away from the arm) is the hand's
 MAX_BUFFER = 480  # episode frames kept (8 s at 60 fps; longer episodes are thinned)
 MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
@@ -136,6 +136,17 @@ def _channel_max(d: np.ndarray) -> np.ndarray:
     return d if d.ndim == 2 else np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
 
 
+def stone_pixels(mask: np.ndarray, least: int) -> int:
+    """Changed pixels in patches no bigger than a few stones: larger patches away from the arm
+    are its shadow or a part of the hand cut off from it, never a stone."""
+    total = cv2.countNonZero(mask)
+    if total < least:
+        return total
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    return int(areas[areas <= HAND_STONES * 2 * least].sum())
+
+
 def hand_region(mask: np.ndarray) -> np.ndarray:
     """The changed regions connected to the picture's border, a little widened: an arm always
     reaches in from the border, a stone never lies across it."""
@@ -177,7 +188,6 @@ class MotionSegmenter:
     _first: int = -1  # the frame a stone first changed
     _still: tuple[int, np.ndarray] | None = None  # since when nothing changed
     _calm: tuple[int, np.ndarray] | None = None  # since when no stone changed
-    _area: np.ndarray | None = None  # where stones changed in this episode (thumbnail mask)
     _indices: list[int] = field(default_factory=list)
     _frames: list[np.ndarray] = field(default_factory=list)
     _hands: list[np.ndarray] = field(default_factory=list)
@@ -211,7 +221,7 @@ class MotionSegmenter:
         if hand_free or self._clean is None:
             self._clean = self._ref
         self._prev, self._start, self._stones = self._ref, -1, False
-        self._still = self._calm = self._area = None
+        self._still = self._calm = None
         self._indices, self._frames, self._hands = [], [], []
 
     def push(self, index: int, frame: np.ndarray) -> Segment | None:
@@ -236,12 +246,10 @@ class MotionSegmenter:
         self._buffer(index, frame, hand)
 
         def stones(mask: np.ndarray) -> bool:
-            return cv2.countNonZero(mask & free) >= self.view.min_pixels
+            return stone_pixels(mask & free, self.view.min_pixels) >= self.view.min_pixels
 
         if not self._stones and stones(to_ref):
             self._stones, self._calm, self._first = True, (index, small), index
-        if self._stones:
-            self._area = to_ref & free if self._area is None else self._area | (to_ref & free)
         to_prev = change_mask(small, self._prev, level)
         to_still = change_mask(small, self._still[1], level)
         if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
@@ -250,17 +258,9 @@ class MotionSegmenter:
             self._calm = (index, small)
         self._prev = small
         since = self._calm if self._stones else self._still
-        quiet = index - since[0] + 1
-        if quiet < self.settle_frames or (quiet < HAND_WAIT_S * self.fps and self._over_stones(hand)):
+        if index - since[0] + 1 < self.settle_frames:
             return None
         return self._close(frame, since[0])
-
-    def _over_stones(self, hand: np.ndarray) -> bool:
-        """Whether the hand still covers where stones changed in this episode: a stone under it
-        cannot be seen yet (a dropping hand lingers over the stones it let go)."""
-        if self._area is None or not hand.any():
-            return False
-        return cv2.countNonZero(hand & cv2.dilate(self._area, GROW)) > 0
 
     def flush(self, frame: np.ndarray) -> Segment | None:
         """The episode still open when the stream ends, judged on its last frame."""
