@@ -133,7 +133,10 @@ def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
 
 
 def _channel_max(d: np.ndarray) -> np.ndarray:
-    return d if d.ndim == 2 else np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    if d.ndim == 2:
+        return d
+    b, g, r = cv2.split(d)
+    return cv2.max(cv2.max(b, g), r)
 
 
 def stone_pixels(mask: np.ndarray, least: int) -> int:
@@ -150,6 +153,8 @@ def stone_pixels(mask: np.ndarray, least: int) -> int:
 def hand_region(mask: np.ndarray) -> np.ndarray:
     """The changed regions connected to the picture's border, a little widened: an arm always
     reaches in from the border, a stone never lies across it."""
+    if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
+        return np.zeros_like(mask)  # nothing reaches the border: no arm (and no labelling)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
     x, y, bw, bh = (stats[:, i] for i in range(4))
@@ -241,7 +246,8 @@ class MotionSegmenter:
             self._still = self._calm = (index, small)
         assert self._still is not None and self._calm is not None
         to_ref = change_mask(small, self._ref, level)
-        hand = self._hand = hand_region(change_mask(small, self._clean, level))
+        to_clean = to_ref if self._clean is self._ref else change_mask(small, self._clean, level)
+        hand = self._hand = hand_region(to_clean)
         free = 1 - hand  # where no hand is
         self._buffer(index, frame, hand)
 
