@@ -292,10 +292,9 @@ class EpisodeTracker:
             for r, c in assign(cost, np.inf):
                 after[movers[lost[r]].id] = _with_id(loose_after[unlinked[c]], movers[lost[r]].id)
                 linked.append((lost[r], unlinked[c]))
-        for r, m in enumerate(movers):  # only a hand takes a stone away: one no hand came near
-            if m.id not in after and not self._handled(seg, _last_seen(xy[:, r], m.centre), m):
-                end = _last_seen(xy[:, r], m.centre)  # stayed, unseen at rest (merged with another)
-                after[m.id] = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
+        for m in movers:  # only a hand takes a stone away: one the hand never came over stayed,
+            if m.id not in after and not self._handled(seg, m.centre, m):  # unseen at rest
+                after[m.id] = m  # (merged with a stone it touches): where it was is all we know
         for c, f in enumerate(loose_after):
             if c not in {c2 for _, c2 in linked}:
                 self._new(f, after)
