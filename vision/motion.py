@@ -18,7 +18,6 @@ THUMB_LEVELS = (8, 20)  # ... but within these levels on thumbnails
 SMALL_LEVELS = (8, 28)  # ... and these on the episode frames
 MIN_PIXELS = 3  # thumbnail pixels that must change to call it motion
 SETTLE_S = 0.15  # quiet this long = at rest
-HAND_STONES = 6  # a moving patch larger than this many stones (away from the arm) is the hand's
 MAX_BUFFER = 480  # episode frames kept (8 s at 60 fps; longer episodes are thinned)
 MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
@@ -139,17 +138,6 @@ def _channel_max(d: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(b, g), r)
 
 
-def stone_pixels(mask: np.ndarray, least: int) -> int:
-    """Changed pixels in patches no bigger than a few stones: larger patches away from the arm
-    are its shadow or a part of the hand cut off from it, never a stone."""
-    total = cv2.countNonZero(mask)
-    if total < least:
-        return total
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    return int(areas[areas <= HAND_STONES * 2 * least].sum())
-
-
 def hand_region(mask: np.ndarray) -> np.ndarray:
     """The changed regions connected to the picture's border, a little widened: an arm always
     reaches in from the border, a stone never lies across it."""
@@ -252,7 +240,7 @@ class MotionSegmenter:
         self._buffer(index, frame, hand)
 
         def stones(mask: np.ndarray) -> bool:
-            return stone_pixels(mask & free, self.view.min_pixels) >= self.view.min_pixels
+            return cv2.countNonZero(mask & free) >= self.view.min_pixels
 
         if not self._stones and stones(to_ref):
             self._stones, self._calm, self._first = True, (index, small), index

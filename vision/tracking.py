@@ -213,11 +213,11 @@ class EpisodeTracker:
                  found: list[Footprint], room: int) -> list[Footprint]:
         """Stones the detector missed at rest that then moved: where the picture changed between
         the two scenes at rest although no known stone was there before and none is there after
-        (nor the hand), something left. With more new stones found than known stones gone
-        (``room``), each such spot of a stone's size is a stone that was there before the hand
-        came; it joins the movers (a new id) and is followed like them."""
-        if room <= 0 or not found:
-            return []
+        (nor the hand), something left. With one or two more new stones found than known stones
+        gone (``room``; a drop brings more), each such spot of a stone's size is a stone that was
+        there before the hand came; it joins the movers (a new id) and is followed like them."""
+        if not 0 < room <= 2 or not found or not before:
+            return []  # nothing new, or a drop (two stones or more turning up, or an empty board)
         shape = changed_px.shape
         cover = np.zeros(shape, np.uint8)
         for fp in [*before.values(), *found]:
