@@ -86,10 +86,12 @@ class EpisodeTracker:
         changed_px = colour_diff(small_before, small_after) > self.level
         hand = self._hand(seg.after, seg.hand)
         found = [footprint(s, -1) for s in self.detect(seg.after, hand)]
-        after, loose_before, loose_after = self._match_still(before, found, changed_px)
-        for i in self._under(hand, [before[i] for i in loose_before]):
-            loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
-            after[i] = before[i]
+        under = self._under(hand, list(before.values()))
+        after, loose_before, loose_after = self._match_still(before, found, changed_px, set(under))
+        for i in under:
+            if i in loose_before:
+                loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
+                after[i] = before[i]
         movers = [before[s] for s in loose_before]
         vacated = self._vacated(changed_px, seg.hand, before, found, len(loose_after) - len(movers))
         movers += vacated
@@ -117,7 +119,7 @@ class EpisodeTracker:
     # -- identities at rest ---------------------------------------------------------------------
 
     def _match_still(self, before: dict[int, Footprint], found: list[Footprint],
-                     changed_px: np.ndarray):
+                     changed_px: np.ndarray, hidden: set[int]):
         """Pair stones that stayed about put; confirm everything against the pixels.
 
         A stone whose patch of the picture did not change keeps its old position (detection noise
@@ -147,7 +149,8 @@ class EpisodeTracker:
             if not self._patch_changed(changed_px, before[i], cover):
                 if i in loose_before:
                     loose_before.remove(i)
-                    if i not in self.confirmed:  # seen once, never again, nothing changed there
+                    if i not in self.confirmed | hidden:  # seen once, never again (and not
+                        # under the hand still in view), nothing changed there
                         del before[i]  # a false detection: forgotten
                         continue
                 after[i] = before[i]
