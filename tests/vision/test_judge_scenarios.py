@@ -23,7 +23,6 @@ KNOWN_MISSES = {
     ("clear_pass", 100): "the shooter's collision track is lost: the clear is called missed (a false foul)",
     ("pickup", 100): "the hand pauses between the two stones: two pickups instead of one",
     ("gate_pass", 101): MERGED, ("clear_pass", 101): MERGED, ("gate_pass_hit", 101): MERGED,
-    ("drop", 101): "stones landing next to each other are found as one",
     ("pickup", 101): "a stone moved by the pinching hand is called a shot",
     ("drop_splash", 101): "a dropped stone is missed at rest and found later: called a shot",
     ("gate_touch", 100): "the touch is not seen on the tracks: a foul, but not_through, not touched_gate",
