@@ -15,8 +15,9 @@ the stones is estimated from the frame itself, and stones are what differs from 
    the local texture), in brightness (shading, rims, shadows) or in colour. A stone the board's own
    colour still differs by its dome shading and its cast shadow; its outline, a ring or a crescent
    of difference, is filled (holes filled, a crescent completed by its convex hull).
-4. Touching stones are separated at the necks of the distance transform (each footprint pixel goes
-   to the peak whose inscribed circle it is nearest to); a cast shadow is trimmed off a footprint
+4. Touching stones are separated at the necks of the distance transform, or at a shallow neck
+   between two different colours (each footprint pixel goes to the peak whose inscribed circle it
+   is nearest to); a cast shadow is trimmed off a footprint
    where it looks like shade (the surface's own colour, uniformly darker); the centre is the area
    centroid of the footprint, in board mm.
 """
@@ -230,16 +231,23 @@ class _Surface:
             # the profile shifted by up to `slack` rows across the edge, and keeps the best match
             slack = 2
             padded = np.pad(prof, ((slack, slack), (0, 0), (0, 0)), mode="edge")
-            tries = np.stack([strip - padded[k: k + strip.shape[0]] for k in range(2 * slack + 1)])
-            best = np.abs(tries[..., 0]).argmin(axis=0)  # luma decides: edges are mostly light and shade
-            fitted = np.take_along_axis(tries, best[None, ..., None], axis=0)[0]
+            n_rows = strip.shape[0]
+            luma = padded[..., 0]  # luma decides: edges are mostly light and shade
+            best = np.zeros(strip.shape[:2], np.intp)
+            best_err = np.abs(strip[..., 0] - luma[:n_rows])
+            for shift in range(1, 2 * slack + 1):
+                err = np.abs(strip[..., 0] - luma[shift: shift + n_rows])
+                best[err < best_err] = shift
+                np.minimum(best_err, err, out=best_err)
+            rows = best + np.arange(n_rows)[:, None]
+            fitted = strip - np.take_along_axis(padded, rows[..., None], axis=0)
             if axis == 0:
                 diff[r0:r1, c0:c1] = fitted
             else:
                 diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
-        resid = np.abs(diff).astype(np.float32)
+        self._ycc, self._diff = ycc, diff
+        resid = np.float32(cv2.convertScaleAbs(diff))  # |difference| never exceeds 255
         resid[markers > 0] = 0
-        self.bg = np.clip(ycc.astype(np.int16) - diff, 0, 255).astype(np.uint8)
 
         # robust noise per channel, for the board, the table and the edge strips apart (brighter
         # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
@@ -266,6 +274,10 @@ class _Surface:
         texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
         texture = cv2.resize(np.maximum(texture, 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
         self.z = cv2.divide(z, texture)
+
+    def bg(self, rows: slice, cols: slice) -> np.ndarray:
+        """The predicted surface (YCrCb) in one window: only stones' windows ever need it."""
+        return np.clip(self._ycc[rows, cols].astype(np.int16) - self._diff[rows, cols], 0, 255).astype(np.uint8)
 
 
 def detect_stones(
@@ -308,8 +320,8 @@ def detect_stones(
 
     camera = board.camera_mm(frame.shape) if params.silhouette_height_mm > 0 else None
     stones: list[Stone] = []
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
+    n, labels, stats, _ = _break_large(cand, 8 * max_area, min_d)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if area < min_area or area > 8 * max_area:  # specks; hands and heaps
@@ -320,10 +332,10 @@ def detect_stones(
         if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
-        shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg[y0:y1, x0:x1])
+        shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg(slice(y0, y1), slice(x0, x1)))
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
-        for part in _split(comp, z[y0:y1, x0:x1], min_d):
+        for part in _split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 piece = _trim_shadow(piece, shadow, min_d)
                 st = _stone(piece, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
@@ -331,6 +343,20 @@ def detect_stones(
                 if st is not None:
                     stones.append(st)
     return stones
+
+
+def _break_large(cand: np.ndarray, max_area: float, min_d: float):
+    """Connected components of the candidates, after breaking those too large for one stone's
+    footprint at their thin links: stones along a strip the surface model missed (a board edge, a
+    seam, a shadow line) are joined by it, and would otherwise be dropped with it as a heap."""
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(cand, connectivity=8)
+    large = np.nonzero(stats[1:, 4] > max_area)[0] + 1
+    if len(large) == 0:
+        return n, labels, stats, centroids
+    big = np.isin(labels, large)
+    opened = cv2.morphologyEx(big.astype(np.uint8) * 255, cv2.MORPH_OPEN, _disk(min_d * 0.8))
+    cand = np.where(big, opened, cand)
+    return cv2.connectedComponentsWithStats(cand, connectivity=8)
 
 
 def _complete_crescents(cand: np.ndarray, min_d: float, max_d: float) -> np.ndarray:
@@ -429,7 +455,7 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     return _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
 
 
-def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
+def _split(comp: np.ndarray, z: np.ndarray, ycc: np.ndarray, min_d: float) -> list[np.ndarray]:
     """Separate touching stones: one seed per peak of the footprint's landscape with a neck between.
 
     The landscape is the distance to the footprint's border (touching round stones leave a waist)
@@ -454,7 +480,7 @@ def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
         # a peak inside an earlier peak's inscribed circle is the same stone (the cheap test first)
         if len(covered) and np.any(np.hypot(covered[:, 0] - peak[0], covered[:, 1] - peak[1]) <= covered[:, 2]):
             continue
-        if not any(_same_stone(dist, peak, s) for s in seeds):
+        if not any(_same_stone(dist, peak, s, ycc) for s in seeds):
             seeds.append(peak)
         covered = np.vstack([covered, peak])
     if len(seeds) == 1:
@@ -470,8 +496,14 @@ def _split(comp: np.ndarray, z: np.ndarray, min_d: float) -> list[np.ndarray]:
     return parts
 
 
-def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
-    """Two peaks belong to one stone when no neck lies between them (or one is inside the other)."""
+def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float, float, float],
+                ycc: np.ndarray) -> bool:
+    """Two peaks belong to one stone when no neck lies between them (or one is inside the other).
+
+    A shallow neck between two clearly different colours is still two stones: small touching
+    stones, blurred together, keep only a faint waist, while one stone's shading never makes two
+    distinct colours at its two thickest points.
+    """
     ax, ay, ar = a
     bx, by, br = b
     d = np.hypot(ax - bx, ay - by)
@@ -480,8 +512,29 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
     n = max(int(d), 2)
     xs = np.round(np.linspace(ax, bx, n)).astype(int)
     ys = np.round(np.linspace(ay, by, n)).astype(int)
-    neck = dist[ys, xs].min()
-    return neck > 0.75 * min(ar, br)
+    neck = dist[ys, xs].min() / min(ar, br)
+    if neck > NECK_SAME:
+        return True
+    if neck <= NECK_SPLIT:
+        return False
+    return _colour_gap(ycc, a, b) < COLOUR_GAP
+
+
+NECK_SPLIT = 0.75  # a neck this thin (relative to the smaller stone) always separates
+NECK_SAME = 0.9  # a neck this thick never does
+COLOUR_GAP = 30.0  # YCrCb distance (luma at half weight) between two touching stones' middles
+
+
+def _colour_gap(ycc: np.ndarray, a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """Distance between the median colours of the middles of two peaks' inscribed circles."""
+    h, w = ycc.shape[:2]
+    yy, xx = np.ogrid[:h, :w]
+    meds = []
+    for x, y, r in (a, b):
+        disc = (xx - x) ** 2 + (yy - y) ** 2 <= max(0.6 * r, 1.0) ** 2
+        meds.append(np.median(ycc[disc].astype(np.float32), axis=0))
+    gap = (meds[0] - meds[1]) * np.float32([0.5, 1.0, 1.0])
+    return float(np.linalg.norm(gap))
 
 
 def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams,
@@ -501,10 +554,15 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
     if solidity < 0.7 or elong > 3.0:
         return None
     outline_mm = view.to_mm(c.reshape(-1, 2).astype(np.float64) + origin)
+    shrink = 1.0
     if camera is not None and camera[2] > 2 * params.silhouette_height_mm:
         # the outline is seen at silhouette height: bring it down along the rays to the camera
-        outline_mm = camera[:2] + (outline_mm - camera[:2]) * (1 - params.silhouette_height_mm / camera[2])
-    cx, cy, a_mm = _centroid(outline_mm)
+        shrink = 1 - params.silhouette_height_mm / camera[2]
+        outline_mm = camera[:2] + (outline_mm - camera[:2]) * shrink
+    cx, cy, _ = _centroid(outline_mm)
+    # the size from the pixels themselves: the outline runs through the border pixels' centres,
+    # half a pixel inside the footprint, which matters for a stone a few pixels across
+    a_mm = n_px * (shrink / view.s) ** 2
     if np.sqrt(a_mm / np.pi) < 0.4 * params.min_diameter_mm:
         return None  # smaller than any stone once outlined
     contrast = float(np.median(z[part > 0]))

@@ -201,3 +201,30 @@ def test_stones_at_rest_in_a_video_written_and_read_by_opencv(tmp_path):
     assert len(found) == len(stones)
     for t in stones:
         assert error(nearest(found, t["x_mm"], t["y_mm"]), t["x_mm"], t["y_mm"]) < 2.0
+
+
+def test_small_stones_are_found_at_their_size():
+    """Stones near the smallest size (12 mm across, about 10 px in the detector's view) are found,
+    placed within 2 mm, and their size is right to a fifth (their shadow widens them a little)."""
+    stones = [DrawnStone(80 + 60 * i, 100 + 50 * (i % 3), 6.0, colour, i)
+              for i, colour in enumerate([(60, 60, 200), (200, 180, 60), (30, 30, 30), (220, 220, 230), (90, 200, 90)])]
+    scene = draw_scene(stones)
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == len(stones)
+    for st in stones:
+        got = nearest(found, st.x_mm, st.y_mm)
+        assert error(got, st.x_mm, st.y_mm) < 2.0
+        true_r = np.sqrt(cv2.contourArea(st.outline_mm.astype(np.float32)) / np.pi)
+        assert abs(got.radius_mm - true_r) < 0.2 * true_r
+
+
+def test_small_touching_stones_of_different_colours_are_separated():
+    """Small stones pressed together keep only a faint waist once blurred; their different colours
+    still tell them apart (and each is placed on its own centre, not on the pair's)."""
+    pairs = [DrawnStone(120, 150, 7, (230, 230, 235), 1), DrawnStone(133, 151, 7, (60, 40, 150), 2),
+             DrawnStone(280, 100, 8, (40, 110, 200), 3), DrawnStone(280, 114, 7, (200, 200, 90), 4)]
+    scene = draw_scene(pairs)
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == 4
+    for st in pairs:
+        assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.5
