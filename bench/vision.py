@@ -25,9 +25,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from vision.assignment import assign  # noqa: E402
 from vision.live import LiveJudge  # noqa: E402
 from vision.synth import SCENARIOS, generate_clip  # noqa: E402
-from vision.tracking import assign  # noqa: E402
 
 
 def run_judge(frames: list[np.ndarray], fps: float, board_mm) -> tuple[list[dict], list[dict], float]:

@@ -264,14 +264,33 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray, other: int) -> tuple[b
 
 
 def _lost_near(ep: Episode, shooter: int) -> str:
-    """Why the shooter's track is too thin to judge, or ''."""
+    """Why the shooter's track is too thin to judge, or ''.
+
+    A sliding stone turns only where it hits something, and what it hits moves: when no other
+    stone moved and every sighting lies on the straight line between its rests, that line is its
+    path, however little of it was seen."""
     track = ep.tracks.get(shooter)
+    if ep.moved == [shooter] and _on_line(ep, shooter, track):
+        return ""
     if track is None or not len(track.frames):
         return "" if ep.displacement(shooter) <= 3 * ep.move_mm else "shooter not tracked"
     gap = track.longest_gap()
     if gap > LOST_S * ep.fps:
         return f"shooter lost for {gap} frames"
     return ""
+
+
+def _on_line(ep: Episode, shooter: int, track: Track | None) -> bool:
+    """Whether the shooter's sightings all lie within its own size of the line between its rests."""
+    a, b = ep.before[shooter].centre, ep.after[shooter].centre
+    if track is None or not track.seen.any():
+        return True
+    pts = track.xy[track.seen]
+    d = b - a
+    t = np.clip((pts - a) @ d / max(float(d @ d), 1e-9), 0.0, 1.0)
+    off = np.linalg.norm(pts - (a + t[:, None] * d), axis=1)
+    size = float(np.linalg.norm(ep.before[shooter].shape, axis=1).mean())
+    return bool(off.max() <= size)
 
 
 def _judge_clear(ep: Episode, shooter: int, path: np.ndarray, event: dict) -> None:

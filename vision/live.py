@@ -18,8 +18,9 @@ import numpy as np
 
 from vision.board import Board, BoardWatch, CalibrationError, find_board
 from vision.judge import Episode, Footprint, judge_episode
+from vision.motion import MotionSegmenter, Segment, View
 from vision.stones import detect_stones
-from vision.tracking import EpisodeTracker, MotionSegmenter, Segment, View
+from vision.tracking import EpisodeTracker
 
 CALIBRATE_S = 2.0  # give up finding the markers after this long at the start
 

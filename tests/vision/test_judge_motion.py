@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.tracking import MotionSegmenter, View, assign
+from vision.assignment import assign
+from vision.motion import MotionSegmenter, View
 
 
 def _scene(rng: np.random.Generator, square_at: float | None, noise: float = 3.0) -> np.ndarray:

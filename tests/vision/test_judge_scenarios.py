@@ -10,14 +10,31 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.assignment import assign
 from vision.live import LiveJudge
 from vision.synth import SCENARIOS, generate_clip
-from vision.tracking import assign
 
-# one seed per scenario the judge gets right; bench/vision.py measures many seeds of every
-# scenario (drop_splash, clear_pass and pickup seed 0 are among its misses: see the report there)
-SCENARIO_SEEDS = [("drop", 0), ("gate_pass", 0), ("gate_touch", 0), ("gate_not_through", 0),
-                  ("gate_off_board", 0), ("clear_miss", 0), ("hover", 0), ("gate_pass_hit", 0)]
+# Every scenario on two seeds fixed before the judge was run on them (not picked for it);
+# bench/vision.py measures more seeds of every scenario. Known misses are strict xfails naming
+# the cause: they turn into failures the day the judge gets them right.
+SEEDS = (100, 101)
+MERGED = "the hand comes back for the pickup before the scene is still: shot and pickup are one episode"
+KNOWN_MISSES = {
+    ("clear_pass", 100): "the shooter's collision track is lost: the clear is called missed (a false foul)",
+    ("pickup", 100): "the hand pauses between the two stones: two pickups instead of one",
+    ("gate_pass", 101): MERGED, ("clear_pass", 101): MERGED, ("gate_pass_hit", 101): MERGED,
+    ("pickup", 101): "a stone moved by the pinching hand is called a shot",
+    ("drop_splash", 101): "a dropped stone is missed at rest and found later: called a shot",
+    ("drop", 101): "one stone too many found at rest after the drop (5 landed, truth 4)",
+    ("gate_not_through", 101): "a near pass by a gate stone is taken for a touch: touched_gate, not not_through",
+    ("gate_touch", 100): "the touch is not seen on the tracks: a foul, but not_through, not touched_gate",
+    ("gate_off_board", 101): "a stone on the board is missed at rest: two on the board, called a clear",
+    ("clear_miss", 100): "a false stone on the board: three on the board, called a gate shot",
+}
+SCENARIO_SEEDS = [
+    pytest.param(name, seed, marks=pytest.mark.xfail(reason=KNOWN_MISSES[name, seed], strict=True))
+    if (name, seed) in KNOWN_MISSES else (name, seed)
+    for name in SCENARIOS if name != "game" for seed in SEEDS]  # the game: measured by the bench
 WITHIN = 30  # frames between a judged and a true event's end (half a second at 60 fps)
 _CLIPS: dict[tuple[str, int], tuple] = {}
 
@@ -43,10 +60,6 @@ def _match(events: list[dict], true: dict) -> dict:
     return same[0]
 
 
-def test_every_scenario_of_the_generator_is_covered():
-    assert {n for n, _ in SCENARIO_SEEDS} <= set(SCENARIOS)
-
-
 @pytest.mark.parametrize("scenario,seed", SCENARIO_SEEDS)
 def test_scenario_is_judged_as_the_truth_says(scenario, seed):
     frames, true = _clip(scenario, seed)
@@ -59,7 +72,7 @@ def test_scenario_is_judged_as_the_truth_says(scenario, seed):
         elif true["type"] == "shot":
             assert (got["kind"], got["verdict"]) == (true["kind"], true["verdict"]), got
             assert sorted(got["fouls"]) == sorted(true["fouls"]) and got["off_board"] == true["off_board"]
-            assert abs(got["start"] - true["start"]) <= 3, "start is the touch of the hand"
+            assert abs(got["start"] - true["start"]) <= 6, "start is the touch of the hand (0.1 s)"
         else:
             assert len(got["stones"]) == len(true["stones"])
     kinds = sorted(e["type"] for e in events if e["type"] != "pickup")
@@ -70,7 +83,7 @@ def test_scenario_is_judged_as_the_truth_says(scenario, seed):
 def test_rest_positions_are_every_stone_where_it_settled(scenario):
     """After the last event, every stone of the truth is reported at its settled place, and no
     other. (Within 4 mm here: the figure against the 2 mm target is bench/vision.py's.)"""
-    frames, truth = _clip(scenario, 0)
+    frames, truth = _clip(scenario, SEEDS[0])
     decisions = _judge(frames, truth)
     true_rest = truth["rest"][-1]["stones"]
     a = np.array([[s["x_mm"], s["y_mm"]] for s in true_rest])

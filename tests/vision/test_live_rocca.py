@@ -44,7 +44,7 @@ def test_camera_drives_a_rocca_game_through_drop_and_shot(decisions):
     state = load("rocca").new(("Ada", "Ben"))
     state, events = drive(state, decisions)
     assert (state.board, state.aside, state.won, state.phase) == (2, 1, 1, "choose")
-    assert [e.kind for e in events] == ["drop", "shot", "pass"]
+    assert [e.kind for e in events] == ["drop", "splash", "shot", "pass"]  # the splash announced
     assert [type(a).__name__ for a in state.legal_actions()] == ["Clear", "Stop"]
 
 

@@ -1,0 +1,282 @@
+"""Motion episodes, built for speed: most frames cost one downscaled difference.
+
+A video of a game is mostly still. ``MotionSegmenter`` looks at every frame only through a small
+colour thumbnail compared with the last settled frame; when something changes it buffers
+small frames (View) until the scene is quiet again, then hands over a ``Segment`` (the frames
+of one episode plus the full frames at rest before and after it) to vision/tracking.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+NOISE_K = 5.0  # a change is this many noise sigmas in some colour channel ...
+THUMB_LEVELS = (8, 20)  # ... but within these levels on thumbnails
+SMALL_LEVELS = (8, 28)  # ... and these on the episode frames
+MIN_PIXELS = 3  # thumbnail pixels that must change to call it motion
+SETTLE_S = 0.15  # quiet this long = at rest
+MAX_BUFFER = 480  # episode frames kept (8 s at 60 fps; longer episodes are thinned)
+MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
+STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
+
+
+def match_exposure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``b`` brought to ``a``'s exposure: cameras re-expose and lamps flicker, which changes every
+    pixel a little; the typical (median) ratio over a sparse grid is immune to a hand or stones."""
+    sa = a[::13, ::13].reshape(-1, a.shape[2] if a.ndim == 3 else 1).astype(np.float32)
+    sb = b[::13, ::13].reshape(sa.shape).astype(np.float32)
+    gain = np.median((sa + 1.0) / (sb + 1.0), axis=0)
+    if np.all(np.abs(gain - 1.0) < 0.01):
+        return b
+    return cv2.multiply(b, tuple(float(g) for g in gain) + (1.0,) * (4 - len(gain)))
+
+
+def colour_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest difference of any colour channel (a stone the board's brightness
+    but not its hue still shows), after matching the exposures."""
+    return _channel_max(cv2.absdiff(a, match_exposure(a, b)))
+
+
+SPECK = np.ones((2, 2), np.uint8)
+
+
+def noise_sigma(a: np.ndarray, b: np.ndarray) -> float:
+    """The pixel noise of two frames of a still scene (robust: whatever moved is ignored)."""
+    d = a.astype(np.int16) - b.astype(np.int16)
+    mad = float(np.median(np.abs(d - np.median(d))))
+    return 1.4826 * mad / np.sqrt(2)
+
+
+@dataclass(frozen=True)
+class View:
+    """Where and how finely to look: the board and the table around it, cropped from the frame
+    and scaled so that a small stone still covers a few pixels (a far camera is looked at at full
+    resolution, a close one at a quarter)."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    thumb: int  # motion thumbnails: 1/thumb of the crop (1, 2 or 4)
+    track: int  # episode frames: 1/track of the crop (1 or 2)
+    min_pixels: int = MIN_PIXELS  # changed thumbnail pixels that make a (half) small stone
+
+    @classmethod
+    def of(cls, board, shape: tuple[int, ...]) -> View:
+        w, h = board.size_mm
+        m = MARGIN * max(w, h)
+        ring = np.array([[-m, -m], [w + m, -m], [w + m, h + m], [-m, h + m]])
+        px = np.asarray(board.to_px(ring), dtype=np.float64)
+        corners = np.asarray(board.corners_px, dtype=np.float64)
+        pts = np.concatenate([px[np.isfinite(px).all(axis=1)], corners])
+        x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
+        x0, y0 = max(0, x0) // 4 * 4, max(0, y0) // 4 * 4
+        x1, y1 = min(shape[1] // 4 * 4, -(-x1 // 4) * 4), min(shape[0] // 4 * 4, -(-y1 // 4) * 4)
+        stone_px = board.px_per_mm() * STONE_MM
+        thumb = 4 if stone_px >= 12 else 2 if stone_px >= 6 else 1
+        track = 2 if stone_px >= 12 else 1
+        least = max(MIN_PIXELS, int(0.5 * (stone_px / thumb) ** 2))
+        return cls(int(x0), int(y0), int(x1), int(y1), thumb, track, least)
+
+    def _scaled(self, frame: np.ndarray, k: int) -> np.ndarray:
+        """The crop, shrunk k times by halving: each halving is an exact 2x2 mean (bilinear at a
+        factor of 2), so noise and compression flicker average out at a fraction of the cost of
+        area resampling."""
+        if k == 1:  # a view into the frame (frame sources hand over new frames)
+            return frame[self.y0:self.y1, self.x0:self.x1]
+        out = frame
+        while k > 1:  # the whole frame: OpenCV's fast path, then the crop (bounds are multiples of 4)
+            out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
+            k //= 2
+        f = self.x0 * out.shape[1] // frame.shape[1], self.y0 * out.shape[0] // frame.shape[0]
+        size = (self.x1 - self.x0) * out.shape[1] // frame.shape[1], (self.y1 - self.y0) * out.shape[0] // frame.shape[0]
+        return out[f[1]:f[1] + size[1], f[0]:f[0] + size[0]]
+
+    def thumbnail(self, frame: np.ndarray) -> np.ndarray:
+        return self._scaled(frame, self.thumb)
+
+    def small(self, frame: np.ndarray) -> np.ndarray:
+        return self._scaled(frame, self.track)
+
+    def to_small(self, px: np.ndarray) -> np.ndarray:
+        return (np.asarray(px, dtype=np.float64) - [self.x0, self.y0]) / self.track
+
+    def from_small(self, pts: np.ndarray) -> np.ndarray:
+        return np.asarray(pts, dtype=np.float64) * self.track + [self.x0, self.y0]
+
+
+@dataclass
+class Segment:
+    """One motion episode: ``start`` is the first frame a stone changed (or, with only a hand
+    moving, the first change at all), ``end`` the first frame at rest; ``indices`` and ``frames``
+    run from the first change of all (a hand coming in) to ``end``."""
+
+    start: int
+    end: int
+    indices: list[int]
+    frames: list[np.ndarray]  # View.small of each frame
+    hands: list[np.ndarray]  # 0/1 thumbnail mask of the hand (and arm) in each frame
+    before: np.ndarray  # full frame at rest before
+    after: np.ndarray  # full frame at rest after
+    hand: np.ndarray  # 0/1 thumbnail mask of a hand still in the picture at rest
+
+
+def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
+    """Where two thumbnails (of one exposure) differ, in patches of at least 2x2: video
+    compression flickers in lone pixels, a moving stone never does."""
+    return cv2.erode((_channel_max(cv2.absdiff(a, b)) > level).view(np.uint8), SPECK)
+
+
+def _channel_max(d: np.ndarray) -> np.ndarray:
+    if d.ndim == 2:
+        return d
+    b, g, r = cv2.split(d)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def hand_region(mask: np.ndarray) -> np.ndarray:
+    """The changed regions connected to the picture's border, a little widened: an arm always
+    reaches in from the border, a stone never lies across it."""
+    if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
+        return np.zeros_like(mask)  # nothing reaches the border: no arm (and no labelling)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    edge = (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
+    edge[0] = False
+    if not edge.any():
+        return np.zeros_like(mask)
+    return cv2.dilate(edge[labels].astype(np.uint8), GROW)
+
+
+GROW = np.ones((5, 5), np.uint8)
+
+
+@dataclass
+class MotionSegmenter:
+    """Splits a frame stream into rest and motion; ``push`` returns a Segment when one settles.
+
+    An episode starts with any change from the scene at rest (a hand coming in). It ends when
+    the stones have been still for ``settle_s``: once a stone moved, the hand may go on moving
+    (it is told apart by reaching the border); if only the hand moved (a hover, a pickup), when
+    everything has been still that long.
+    """
+
+    fps: float
+    view: View
+    settle_s: float = SETTLE_S
+    ref_full: np.ndarray | None = None
+    sigma: float | None = None  # thumbnail noise, measured on the first two frames
+    sigma_small: float = 0.0  # the same on the episode frames
+    _ref: np.ndarray | None = None
+    _clean: np.ndarray | None = None  # the last scene at rest without a hand
+    _hand: np.ndarray | None = None  # the hand in the latest frame (thumbnail mask)
+    _prev: np.ndarray | None = None
+    _start: int = -1
+    _stones: bool = False  # a stone moved in this episode
+    _first: int = -1  # the frame a stone first changed
+    _still: tuple[int, np.ndarray] | None = None  # since when nothing changed
+    _calm: tuple[int, np.ndarray] | None = None  # since when no stone changed
+    _indices: list[int] = field(default_factory=list)
+    _frames: list[np.ndarray] = field(default_factory=list)
+    _hands: list[np.ndarray] = field(default_factory=list)
+
+    @property
+    def settle_frames(self) -> int:
+        return max(2, round(self.settle_s * self.fps))
+
+    @property
+    def level(self) -> float:
+        """Thumbnail change threshold, from the measured noise."""
+        lo, hi = THUMB_LEVELS
+        return float(np.clip(NOISE_K * (self.sigma or 0.0), lo, hi)) if self.sigma is not None else hi
+
+    @property
+    def small_level(self) -> float:
+        """Change threshold on the episode frames (less averaged than thumbnails: noisier)."""
+        lo, hi = SMALL_LEVELS
+        return float(np.clip(NOISE_K * self.sigma_small, lo, hi)) if self.sigma is not None else hi
+
+    @property
+    def moving(self) -> bool:
+        return self._start >= 0
+
+    def reset(self, frame: np.ndarray, hand_free: bool = True) -> None:
+        """Take ``frame`` as the scene at rest (start, or after the camera was re-calibrated);
+        without a hand in it, it is also the reference that hands are told from."""
+        thumb = self.view.thumbnail(frame)
+        self._ref = thumb if self._clean is None else match_exposure(self._clean, thumb)
+        self.ref_full = frame
+        if hand_free or self._clean is None:
+            self._clean = self._ref
+        self._prev, self._start, self._stones = self._ref, -1, False
+        self._still = self._calm = None
+        self._indices, self._frames, self._hands = [], [], []
+
+    def push(self, index: int, frame: np.ndarray) -> Segment | None:
+        if self._ref is None:
+            self.reset(frame)
+            return None
+        small = match_exposure(self._clean, self.view.thumbnail(frame))
+        if self.sigma is None:
+            self.sigma = noise_sigma(small, self._prev)
+            self.sigma_small = noise_sigma(self.view.small(frame), self.view.small(self.ref_full))
+        level = self.level
+        if not self.moving:
+            if cv2.countNonZero(change_mask(small, self._ref, level)) < MIN_PIXELS:
+                self._prev = small
+                return None
+            self._start = index
+            self._still = self._calm = (index, small)
+        assert self._still is not None and self._calm is not None
+        to_ref = change_mask(small, self._ref, level)
+        to_clean = to_ref if self._clean is self._ref else change_mask(small, self._clean, level)
+        hand = self._hand = hand_region(to_clean)
+        free = 1 - hand  # where no hand is
+        self._buffer(index, frame, hand)
+
+        def stones(mask: np.ndarray) -> bool:
+            return cv2.countNonZero(mask & free) >= self.view.min_pixels
+
+        if not self._stones and stones(to_ref):
+            self._stones, self._calm, self._first = True, (index, small), index
+        to_prev = change_mask(small, self._prev, level)
+        to_still = change_mask(small, self._still[1], level)
+        if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
+            self._still = (index, small)
+        if self._stones and (stones(to_prev) or stones(change_mask(small, self._calm[1], level))):
+            self._calm = (index, small)
+        self._prev = small
+        since = self._calm if self._stones else self._still
+        if index - since[0] + 1 < self.settle_frames:
+            return None
+        return self._close(frame, since[0])
+
+    def flush(self, frame: np.ndarray) -> Segment | None:
+        """The episode still open when the stream ends, judged on its last frame."""
+        if not self.moving:
+            return None
+        since = self._calm if self._stones else self._still
+        return self._close(frame, since[0])
+
+    def _close(self, frame: np.ndarray, end: int) -> Segment:
+        keep = [i for i, j in enumerate(self._indices) if j <= end]
+        hand = self._hand if self._hand is not None else np.zeros(self._ref.shape[:2], np.uint8)
+        start = self._first if self._stones else self._start
+        seg = Segment(start, end, [self._indices[i] for i in keep],
+                      [self._frames[i] for i in keep], [self._hands[i] for i in keep],
+                      self.ref_full, frame, hand)
+        self.reset(frame, hand_free=not hand.any())
+        return seg
+
+    def _buffer(self, index: int, frame: np.ndarray, hand: np.ndarray) -> None:
+        self._indices.append(index)
+        self._frames.append(self.view.small(frame))
+        self._hands.append(hand)
+        if len(self._frames) > MAX_BUFFER:
+            self._indices, self._frames = self._indices[::2], self._frames[::2]
+            self._hands = self._hands[::2]
