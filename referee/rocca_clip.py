@@ -26,7 +26,7 @@ from referee.journal import Journal
 from referee.rocca_vision import VisionRejected, actions_for, verdict_inputs
 from referee.session import Session
 from referee.table import wire_sim
-from vision.analyze import SCHEMA, Analysis
+from vision.analyze import analysis_of
 from vision.annotate import write_annotated
 from vision.live import Decision, LiveJudge
 from vision.synth import generate_clip
@@ -193,20 +193,6 @@ class Referee:
         self.lines.append(f"  {what}: judge {said(calls)}, truth {said(wanted)}: {verdict}")
 
 
-def analysis(judge: LiveJudge, decisions: list[Decision], fps: float, frames: int,
-             shape: tuple[int, ...]) -> Analysis:
-    """What the live judge decided, in the ``rocca-analysis/1`` form the annotator draws from."""
-    events = [e for d in decisions for e in d.events]
-    rest = [{"frame": judge.initial.frame, "stones": judge.initial.rest}]
-    rest += [{"frame": d.frame, "stones": d.rest} for d in decisions for _ in d.events]
-    doc = {"schema": SCHEMA,
-           "video": {"fps": fps, "frames": frames, "width": shape[1], "height": shape[0]},
-           "board": {"corners_px": judge.board.corners_px.round(2).tolist(),
-                     "size_mm": [float(v) for v in judge.board_mm]},
-           "events": events, "rest": rest}
-    return Analysis(doc, decisions)
-
-
 def play_clip(out: Path, seed: int = CLIP_SEED) -> list[str]:
     """Generate, write, judge and referee the clip; the summary lines (calls and files)."""
     started = time.monotonic()
@@ -241,7 +227,7 @@ def play_clip(out: Path, seed: int = CLIP_SEED) -> list[str]:
     finally:
         wiring.close()
         journal.close()
-    judged = analysis(judge, decisions, CLIP_FPS, seen["frames"], seen["shape"])
+    judged = analysis_of(judge, decisions, CLIP_FPS, seen["frames"], seen["shape"])
     json_path = out / f"{PREFIX}-analysis.json"
     json_path.write_text(json.dumps(judged.doc, indent=1) + "\n", encoding="utf-8")
     annotated = out / f"{PREFIX}-annotated.mp4"

@@ -70,16 +70,21 @@ def analyze_video(path: str, board_mm: tuple[float, float]) -> Analysis:
 
     judge = LiveJudge(board_mm, fps)
     decisions = list(judge.run(frames()))
-    count, shape = seen["count"], seen["shape"]
+    return analysis_of(judge, decisions, fps, seen["count"], seen["shape"])
+
+
+def analysis_of(judge: LiveJudge, decisions: list[Decision], fps: float, frames: int,
+                shape: tuple[int, ...]) -> Analysis:
+    """What a judge decided, as the ``rocca-analysis/1`` document (offline and live alike)."""
     events, rest = [], [{"frame": judge.initial.frame, "stones": judge.initial.rest}]
     for d in decisions:
         for event in d.events:
             events.append(event)
             rest.append({"frame": d.frame, "stones": d.rest})
     doc = {"schema": SCHEMA,
-           "video": {"fps": fps, "frames": count, "width": shape[1], "height": shape[0]},
+           "video": {"fps": fps, "frames": frames, "width": shape[1], "height": shape[0]},
            "board": {"corners_px": np.round(judge.board.corners_px, 2).tolist(),
-                     "size_mm": [float(v) for v in board_mm]},
+                     "size_mm": [float(v) for v in judge.board_mm]},
            "events": events,
            "rest": rest}
     return Analysis(doc, decisions)
