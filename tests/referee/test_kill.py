@@ -41,9 +41,11 @@ def entries(path: Path) -> int:
 
 
 def journal_game(path: Path):
+    """The first game of the journal: the one under test (a referee restarted after that game
+    ended opens the next game, which is not this test's business)."""
     j = Journal(path)
     try:
-        (row,) = j.games()
+        row = j.games()[0]
         return row, j.record(row.id), [e.seq for e in j.actions(row.id)]
     finally:
         j.close()
@@ -75,6 +77,8 @@ def test_sigkill_at_random_points_then_restart_gives_the_same_game(tmp_path):
         assert record.actions == expected.actions[: len(record.actions)]
         replay(record)
         progress.append(len(record.actions))
+        if row.finished is not None:  # the kill landed after the last action: the game is whole
+            break
     else:
         raise AssertionError("the referee never finished")
     row, record, _ = journal_game(killed)
