@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from referee.journal import Journal
+from tests.referee.test_kill import entries
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAN = ["pig", "pig", "pig", "pig"]
@@ -90,7 +91,11 @@ def test_sigkill_at_random_points_of_a_game_night_loses_nothing(tmp_path):
         if not cut.wait_ready(proc):
             assert proc.wait(60) == 0, proc.stderr.read()
             break
-        time.sleep(rng.uniform(0.0, 0.2))
+        # cut at a random point of the night's progress (not of wall time: a fast or a busy
+        # machine would otherwise get too few cuts): once the journal holds a few more entries
+        threshold = entries(cut.journal) + rng.randint(2, 15)
+        while proc.poll() is None and entries(cut.journal) < threshold:
+            time.sleep(rng.uniform(0, 0.01))
         if proc.poll() is not None:
             assert proc.returncode == 0, proc.stderr.read()
             break
