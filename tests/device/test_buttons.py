@@ -3,21 +3,8 @@
 import queue
 import time
 
-import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
-
 from device.buttons import ButtonPanel
 from device.buzzer import Buzzer
-
-
-@pytest.fixture
-def factory():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 def drain(q):

@@ -1,6 +1,4 @@
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from engines.core import registry
 
@@ -11,10 +9,3 @@ def pig_registered(monkeypatch):
     monkeypatch.setitem(registry.GAMES, "pig", "tests.referee.pig:Pig")
 
 
-@pytest.fixture
-def factory():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old

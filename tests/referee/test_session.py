@@ -3,22 +3,11 @@
 import time
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from device.events import InputEvent
 from engines.core.records import replay
 
 from .helpers import BUZZER_PIN, PigTable
-
-
-@pytest.fixture
-def factory():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 @pytest.fixture
