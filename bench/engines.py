@@ -15,6 +15,7 @@ baseline on the very same actions: writing each action in notation and parsing i
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
@@ -48,10 +49,15 @@ def measure(gid: str, n: int, opts: dict, seconds: float, max_steps: int) -> dic
     game = cls(opts)
     start = game.new(players_for(cls, n))
     playouts = actions = finished = 0
-    sample = []
+    sample, positions = [], []
+
+    def keep(before, action, after, events):
+        if len(positions) < 2000 and not before.is_chance:
+            positions.append(before)
+
     began = time.process_time()
     while True:
-        final, done = playout(start, random.Random(playouts), max_steps)
+        final, done = playout(start, random.Random(playouts), max_steps, keep)
         playouts += 1
         actions += len(done)
         finished += final.is_over
@@ -62,6 +68,13 @@ def measure(gid: str, n: int, opts: dict, seconds: float, max_steps: int) -> dic
             break
     base = min(notation_round_trip(game, sample) for _ in range(5))
     per_action = elapsed / max(1, actions)
+    # listing the legal actions is what a bot (and the referee's menus) pays per decision;
+    # fresh copies, so that no cache filled during the playout flatters the figure
+    fresh = [dataclasses.replace(p) for p in positions]
+    t0 = time.process_time()
+    for p in fresh:
+        p.legal_actions()
+    legal = (time.process_time() - t0) / max(1, len(fresh))
     return {
         "game": gid,
         "setup": setup_name(opts),
@@ -73,6 +86,7 @@ def measure(gid: str, n: int, opts: dict, seconds: float, max_steps: int) -> dic
         "us_action": per_action * 1e6,
         "us_base": base * 1e6,
         "ratio": per_action / base if base else float("nan"),
+        "us_legal": legal * 1e6,
     }
 
 
@@ -89,15 +103,16 @@ def main(argv: list[str] | None = None) -> int:
         for n, opts in setups[:1] if args.default_only else setups:
             rows.append(measure(gid, n, opts, args.seconds, args.max_steps))
     header = (f"{'game':<12} {'setup':<44} {'runs':>5} {'ended':>5} {'acts/run':>8} "
-              f"{'runs/s':>8} {'acts/s':>9} {'us/act':>7} {'base us':>7} {'x base':>6}")
+              f"{'runs/s':>8} {'acts/s':>9} {'us/act':>7} {'base us':>7} {'x base':>6} {'legal us':>8}")
     print(header)
     print("-" * len(header))
     for r in rows:
         setup = r["setup"] if len(r["setup"]) <= 44 else r["setup"][:41] + "..."
         print(f"{r['game']:<12} {setup:<44} {r['playouts']:>5} {r['finished']:>5} {r['mean']:>8.0f} "
               f"{r['playouts_s']:>8.1f} {r['actions_s']:>9.0f} {r['us_action']:>7.1f} "
-              f"{r['us_base']:>7.2f} {r['ratio']:>6.1f}")
-    print(f"playouts capped at {args.max_steps} actions; base = notation write+parse of the same actions")
+              f"{r['us_base']:>7.2f} {r['ratio']:>6.1f} {r['us_legal']:>8.1f}")
+    print(f"playouts capped at {args.max_steps} actions; base = notation write+parse of the same "
+          "actions; legal us = listing the legal actions of a decision (fresh copy)")
     return 0
 
 
