@@ -100,6 +100,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer seeds, shorter run")
     ap.add_argument("--seeds", type=int, default=None, help="seeds per scenario")
+    ap.add_argument("--first-seed", type=int, default=0, help="the first seed of each scenario")
     ap.add_argument("--verbose", action="store_true", help="print every wrong verdict")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -112,7 +113,7 @@ def main() -> None:
     t_judge = t_hough = t_still = 0.0
     n_still = 0
     for name in scenarios:
-        for seed in range(seeds if name != "game" else max(1, seeds // 4)):
+        for seed in range(args.first_seed, args.first_seed + (seeds if name != "game" else max(1, seeds // 4))):
             clip = generate_clip(name, seed)
             frames = list(clip.frames)
             truth = clip.truth
