@@ -7,6 +7,11 @@ decided (drop, shot, pickup) with the positions at rest after them. The offline 
 
 During an episode the judge keeps (views of) the frames it was given: a frame source must hand
 over a new array for every frame (OpenCV captures, picamera2 and the generator all do).
+
+Shots and drops go out as soon as they settle (the referee needs them). A pickup waits while the
+hand stays in the picture: a hand that pauses between two stones makes two motion episodes, but
+the player made one pickup, so pickups during one visit of the hand are joined into one event,
+given out when the hand leaves or the next event comes.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ class LiveJudge:
     _watch: BoardWatch | None = None
     _first_error: CalibrationError | None = None
     _last: np.ndarray | None = None
+    _held: Decision | None = None  # a pickup while the hand is still in the picture
     initial: Decision | None = None  # the stones at rest when judging began (no events)
 
     @property
@@ -67,17 +73,18 @@ class LiveJudge:
             return (len(self._stamps) - 1) / (self._stamps[-1] - self._stamps[0])
         return 30.0
 
-    def feed(self, frame: np.ndarray, timestamp: float | None = None) -> Decision | None:
-        """One frame in; a Decision when an episode has just been judged (else None)."""
+    def feed(self, frame: np.ndarray, timestamp: float | None = None) -> list[Decision]:
+        """One frame in; the Decisions given out at it, in time order (mostly none; two when a
+        held pickup goes out with the event after it)."""
         self.frame += 1
         self._last = frame
         if timestamp is not None and len(self._stamps) < 30:
             self._stamps.append(float(timestamp))
         if self.board is None:
             self._calibrate(frame)
-            return None
+            return []
         seg = self._segmenter.push(self.frame, frame)
-        return self._settled(seg) if seg else None
+        return self._settled(seg) if seg else []
 
     def _calibrate(self, frame: np.ndarray) -> None:
         try:
@@ -99,7 +106,7 @@ class LiveJudge:
         board = self.board
         return lambda img, ignore: detect_stones(img, board, ignore)
 
-    def _settled(self, seg: Segment) -> Decision | None:
+    def _settled(self, seg: Segment) -> list[Decision]:
         report = self._watch.check(seg.after)
         if report.status == "moved":  # a bumped camera: re-anchor, positions in mm stay valid
             self.board = report.board
@@ -109,29 +116,60 @@ class LiveJudge:
             self._tracker.board = self.board
             self._tracker.detect = self._detector()
             self._tracker.relocate(seg.after)
-            return None  # what moved was the camera: the stones are found again, not judged
+            return self._release()  # what moved was the camera: the stones are found again
         self._tracker.level = self._segmenter.small_level
         episode = self._tracker.episode(seg)
         events = judge_episode(episode)
-        if not events:
-            return None
-        return Decision(seg.end, events, rest_json(self._tracker.rest), episode)
+        decision = Decision(seg.end, events, rest_json(self._tracker.rest), episode) if events else None
+        out: list[Decision] = []
+        if self._held is not None:
+            if decision is None and all(h.any() for h in seg.hands):
+                return out  # the hand only moved, never leaving: it may take more
+            if decision and _pickups_only(decision) and _hand_stayed(seg):
+                decision = _joined(self._held, decision)  # one visit of the hand: one pickup
+            else:
+                out.append(self._held)  # the hand left, or another event came
+            self._held = None
+        if decision and _pickups_only(decision) and seg.hand.any():
+            self._held = decision  # the hand may take more before it leaves
+        elif decision:
+            out.append(decision)
+        return out
+
+    def _release(self) -> list[Decision]:
+        held, self._held = self._held, None
+        return [held] if held else []
 
     def run(self, frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[Decision]:
         """Every decision over a frame source of (frame, timestamp) pairs, to its end."""
         for frame, stamp in frames:
-            decision = self.feed(frame, stamp)
-            if decision:
-                yield decision
+            yield from self.feed(frame, stamp)
         if self.board is None:
             raise self._first_error or CalibrationError("no frames to calibrate the board from")
-        decision = self.finish()
-        if decision:
-            yield decision
+        yield from self.finish()
 
-    def finish(self) -> Decision | None:
-        """End of the stream: judge an episode that had not settled yet (on the last frame)."""
+    def finish(self) -> list[Decision]:
+        """End of the stream: judge an episode that had not settled yet (on the last frame), and
+        give out a pickup still held."""
         if self._segmenter is None or self._last is None:
-            return None
+            return []
         seg = self._segmenter.flush(self._last)
-        return self._settled(seg) if seg else None
+        return [*(self._settled(seg) if seg else []), *self._release()]
+
+
+def _pickups_only(decision: Decision) -> bool:
+    return all(e["type"] == "pickup" for e in decision.events)
+
+
+def _hand_stayed(seg: Segment) -> bool:
+    """Whether the hand was in the picture from the rest before ``seg`` to its first stone
+    change: it never left between the last pickup and this one."""
+    return all(h.any() for i, h in zip(seg.indices, seg.hands, strict=True) if i <= seg.start)
+
+
+def _joined(first: Decision, then: Decision) -> Decision:
+    """Two pickups of one visit of the hand as one: from the first touch to the last rest."""
+    a, b = first.events[0], then.events[0]
+    stones = sorted({*a["stones"], *b["stones"]})
+    event = {**a, "start": min(a["start"], b["start"]), "end": b["end"], "stones": stones}
+    return Decision(then.frame, [event], then.rest, then.episode)

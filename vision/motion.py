@@ -18,6 +18,7 @@ THUMB_LEVELS = (8, 20)  # ... but within these levels on thumbnails
 SMALL_LEVELS = (8, 28)  # ... and these on the episode frames
 MIN_PIXELS = 3  # thumbnail pixels that must change to call it motion
 SETTLE_S = 0.15  # quiet this long = at rest
+LULL_S = 0.05  # stones quiet this long, then a change at the hand: a new event (split there)
 MAX_BUFFER = 480  # episode frames kept (8 s at 60 fps; longer episodes are thinned)
 MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
@@ -63,6 +64,7 @@ class View:
     thumb: int  # motion thumbnails: 1/thumb of the crop (1, 2 or 4)
     track: int  # episode frames: 1/track of the crop (1 or 2)
     min_pixels: int = MIN_PIXELS  # changed thumbnail pixels that make a (half) small stone
+    stone: int = 3  # a small stone's diameter in thumbnail pixels (at least 3)
 
     @classmethod
     def of(cls, board, shape: tuple[int, ...]) -> View:
@@ -80,7 +82,8 @@ class View:
         thumb = 4 if stone_px >= 12 else 2 if stone_px >= 6 else 1
         track = 2 if stone_px >= 12 else 1
         least = max(MIN_PIXELS, int(0.5 * (stone_px / thumb) ** 2))
-        return cls(int(x0), int(y0), int(x1), int(y1), thumb, track, least)
+        return cls(int(x0), int(y0), int(x1), int(y1), thumb, track, least,
+                   max(3, round(stone_px / thumb)))
 
     def _scaled(self, frame: np.ndarray, k: int) -> np.ndarray:
         """The crop, shrunk k times by halving: each halving is an exact 2x2 mean (bilinear at a
@@ -164,6 +167,11 @@ class MotionSegmenter:
     the stones have been still for ``settle_s``: once a stone moved, the hand may go on moving
     (it is told apart by reaching the border); if only the hand moved (a hover, a pickup), when
     everything has been still that long.
+
+    Stones at rest do not move by themselves: once stones moved and then lay still for a moment
+    (``LULL_S``, far shorter than settling), a change where the hand is starts a new event (the
+    hand came back to take the shooter, or flicks after a pause). The episode is cut there: the
+    first one ends at that rest, whose frame is its ``after`` and the next one's ``before``.
     """
 
     fps: float
@@ -180,7 +188,8 @@ class MotionSegmenter:
     _stones: bool = False  # a stone moved in this episode
     _first: int = -1  # the frame a stone first changed
     _still: tuple[int, np.ndarray] | None = None  # since when nothing changed
-    _calm: tuple[int, np.ndarray] | None = None  # since when no stone changed
+    _calm: tuple[int, np.ndarray, np.ndarray] | None = None  # since when no stone changed
+    # (index, thumbnail, full frame: frame sources hand over a new array per frame)
     _indices: list[int] = field(default_factory=list)
     _frames: list[np.ndarray] = field(default_factory=list)
     _hands: list[np.ndarray] = field(default_factory=list)
@@ -188,6 +197,10 @@ class MotionSegmenter:
     @property
     def settle_frames(self) -> int:
         return max(2, round(self.settle_s * self.fps))
+
+    @property
+    def lull_frames(self) -> int:
+        return max(2, round(LULL_S * self.fps))
 
     @property
     def level(self) -> float:
@@ -231,45 +244,97 @@ class MotionSegmenter:
                 self._prev = small
                 return None
             self._start = index
-            self._still = self._calm = (index, small)
+            self._still = (index, small)
+            self._calm = (index, small, frame)
         assert self._still is not None and self._calm is not None
         to_ref = change_mask(small, self._ref, level)
         to_clean = to_ref if self._clean is self._ref else change_mask(small, self._clean, level)
         hand = self._hand = hand_region(to_clean)
         free = 1 - hand  # where no hand is
-        self._buffer(index, frame, hand)
 
         def stones(mask: np.ndarray) -> bool:
             return cv2.countNonZero(mask & free) >= self.view.min_pixels
 
-        if not self._stones and stones(to_ref):
-            self._stones, self._calm, self._first = True, (index, small), index
         to_prev = change_mask(small, self._prev, level)
+        if self._stones:
+            to_calm = change_mask(small, self._calm[1], level)
+            if stones(to_prev) or stones(to_calm):
+                if index - self._calm[0] > self.lull_frames and hand.any() and \
+                        cv2.countNonZero((to_prev | to_calm) & free & self._near(hand)) \
+                        >= self.view.min_pixels and self._rested_away(hand):
+                    seg = self._split(index, frame, small, hand)
+                    self._prev = small
+                    return seg
+                self._calm = (index, small, frame)
+        self._buffer(index, frame, hand)
+        if not self._stones and stones(to_ref):
+            self._stones, self._calm, self._first = True, (index, small, frame), index
         to_still = change_mask(small, self._still[1], level)
         if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
             self._still = (index, small)
-        if self._stones and (stones(to_prev) or stones(change_mask(small, self._calm[1], level))):
-            self._calm = (index, small)
         self._prev = small
-        since = self._calm if self._stones else self._still
-        if index - since[0] + 1 < self.settle_frames:
+        since = self._calm[0] if self._stones else self._still[0]
+        if index - since + 1 < self.settle_frames:
             return None
-        return self._close(frame, since[0])
+        if self._stones and hand.any() and not self._rested_away(hand):
+            since = self._still[0]  # nothing lies still away from the hand: wait for the hand
+            if index - since + 1 < self.settle_frames:
+                return None
+        return self._close(frame, since)
+
+    def _near(self, hand: np.ndarray) -> np.ndarray:
+        """Where the hand is, widened by a stone's size: what it touches changes there."""
+        k = 2 * self.view.stone + 1
+        return cv2.dilate(hand, np.ones((k, k), np.uint8))
+
+    def _rested_away(self, hand: np.ndarray) -> bool:
+        """Whether the scene at rest since ``_calm`` holds a change away from the hand (now and
+        then): stones moved and lie still, not just a hand, its shadow or a flicker. A change
+        from the scene at rest before, and from the last one without a hand (a hand that was in
+        that scene and left is no stone)."""
+        rest = self._calm[1]
+        k = next((k for k, j in enumerate(self._indices) if j >= self._calm[0]), -1)
+        hands = hand | self._hands[k] if self._hands else hand
+        changed = change_mask(rest, self._ref, self.level) & change_mask(rest, self._clean, self.level)
+        return cv2.countNonZero(changed & (1 - self._near(hands))) >= 2 * self.view.min_pixels
+
+    def _split(self, index: int, frame: np.ndarray, small: np.ndarray, hand: np.ndarray) -> Segment:
+        """End the episode at the rest that began at ``_calm`` and open the next one from there:
+        the frames after that rest (the hand coming back) belong to the new event."""
+        rest, rest_small, rest_frame = self._calm
+        cut = next((k for k, j in enumerate(self._indices) if j > rest), len(self._indices))
+        carried = self._indices[cut:], self._frames[cut:], self._hands[cut:]
+        hand_at_rest = self._hands[cut - 1] if cut else np.zeros_like(hand)
+        seg = self._segment(rest, rest_frame, hand_at_rest)
+        if hand_at_rest.any():  # the reference the next episode is told from: that rest
+            self._ref = rest_small
+        else:
+            self._ref = self._clean = rest_small
+        self.ref_full = rest_frame
+        self._indices, self._frames, self._hands = (list(c) for c in carried)
+        self._start = self._indices[0] if self._indices else index
+        self._stones, self._first = True, index
+        self._still, self._calm = (index, small), (index, small, frame)
+        self._buffer(index, frame, hand)
+        return seg
 
     def flush(self, frame: np.ndarray) -> Segment | None:
         """The episode still open when the stream ends, judged on its last frame."""
         if not self.moving:
             return None
-        since = self._calm if self._stones else self._still
-        return self._close(frame, since[0])
+        since = self._calm[0] if self._stones else self._still[0]
+        return self._close(frame, since)
+
+    def _segment(self, end: int, after: np.ndarray, hand: np.ndarray) -> Segment:
+        keep = [i for i, j in enumerate(self._indices) if j <= end]
+        start = self._first if self._stones else self._start
+        return Segment(start, end, [self._indices[i] for i in keep],
+                       [self._frames[i] for i in keep], [self._hands[i] for i in keep],
+                       self.ref_full, after, hand)
 
     def _close(self, frame: np.ndarray, end: int) -> Segment:
-        keep = [i for i, j in enumerate(self._indices) if j <= end]
         hand = self._hand if self._hand is not None else np.zeros(self._ref.shape[:2], np.uint8)
-        start = self._first if self._stones else self._start
-        seg = Segment(start, end, [self._indices[i] for i in keep],
-                      [self._frames[i] for i in keep], [self._hands[i] for i in keep],
-                      self.ref_full, frame, hand)
+        seg = self._segment(end, frame, hand)
         self.reset(frame, hand_free=not hand.any())
         return seg
 

@@ -105,7 +105,7 @@ class EpisodeTracker:
         new = [after[i] for i in after if i not in before]
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             movers += self._trace_back(seg, small_before, small_after, new, before, tracks)
-        onset = self._onsets(seg, small_before, movers)
+        onset = self._onsets(seg, small_before, small_after, movers, after)
         if sum(i not in before for i in after) >= 2:  # a drop (two stones or more): a "stone"
             for m in movers:  # seen only at the start that moved is more likely a new one landing
                 if m.id not in self.confirmed and m.id in before:
@@ -397,22 +397,37 @@ class EpisodeTracker:
             found.append(fp)
         return found
 
-    def _onsets(self, seg: Segment, small_before: np.ndarray,
-                movers: list[Footprint]) -> dict[int, int]:
-        """First frame at which each stone's footprint changed: the touch of the hand."""
+    def _onsets(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
+                movers: list[Footprint], after: dict[int, Footprint]) -> dict[int, int]:
+        """First frame at which each stone's footprint changed: the touch of the hand. A finger
+        or its shadow coming close changes part of the patch too: for a stone that moved, the
+        touch starts the run of frames, ending when its place is first bare (looks as at rest
+        after), in which the patch stayed about as changed as then."""
         if not movers:
             return {}
         masks = [self._mask(fp, small_before.shape[:2]) > 0 for fp in movers]
+        areas = [0.25 * max(1, int(m.sum())) for m in masks]
         onset = {fp.id: seg.start for fp in movers}
+        counts: list[list[int]] = [[] for _ in movers]
         todo = set(range(len(movers)))
-        for idx, frame in zip(seg.indices, seg.frames, strict=True):
+        for frame in seg.frames:
             diff = colour_diff(frame, small_before) > self.level
+            bare = diff & (colour_diff(frame, small_after) <= self.level)
             for k in list(todo):
-                if np.count_nonzero(diff & masks[k]) > 0.25 * max(1, int(masks[k].sum())):
-                    onset[movers[k].id] = idx
-                    todo.discard(k)
+                moved = movers[k].id in after
+                counts[k].append(np.count_nonzero(diff & masks[k]))
+                if counts[k][-1] <= areas[k] or moved and np.count_nonzero(bare & masks[k]) <= areas[k]:
+                    continue
+                run = len(counts[k]) - 1
+                while moved and run and counts[k][run - 1] >= 0.8 * counts[k][-1]:
+                    run -= 1
+                onset[movers[k].id] = seg.indices[run]
+                todo.discard(k)
             if not todo:
                 break
+        for k in todo:  # moved, but its place never looked bare: where the patch first changed
+            onset[movers[k].id] = next((seg.indices[i] for i, c in enumerate(counts[k]) if c > areas[k]),
+                                       onset[movers[k].id])
         return onset
 
 

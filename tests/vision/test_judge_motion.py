@@ -9,22 +9,32 @@ from vision.assignment import assign
 from vision.motion import MotionSegmenter, View
 
 
-def _scene(rng: np.random.Generator, square_at: float | None, noise: float = 3.0) -> np.ndarray:
+def _scene(rng: np.random.Generator, square_at: float | None, noise: float = 3.0,
+           arm_to: int | None = None) -> np.ndarray:
+    """A textured table, a 40 px square stone at (square_at, 200) and an arm reaching down from
+    the top border to ``arm_to`` (its fingertip's y) at x 300-330."""
     img = np.full((480, 640, 3), 110, np.float32)
     img[::7] += 20  # some texture
+    img[320:360, 520:560] = (200, 180, 60)  # a stone that never moves
     if square_at is not None:
         x = int(square_at)
         img[200:240, x:x + 40] = (40, 60, 200)
+    if arm_to is not None:
+        img[:arm_to, 300:330] = (150, 170, 210)
     img += rng.normal(0, noise, img.shape)
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _run(positions: list[float | None], fps: float = 60.0):
+def _run(positions: list[float | None], fps: float = 60.0, arms: list[int | None] | None = None,
+         frames: list[np.ndarray] | None = None):
     rng = np.random.default_rng(1)
-    seg = MotionSegmenter(fps, View(0, 0, 640, 480, thumb=4, track=2))
+    seg = MotionSegmenter(fps, View(0, 0, 640, 480, thumb=4, track=2, stone=10))  # 40 px stones
     out = []
     for i, p in enumerate(positions):
-        s = seg.push(i, _scene(rng, p))
+        frame = _scene(rng, p, arm_to=arms[i] if arms else None)
+        if frames is not None:
+            frames.append(frame)
+        s = seg.push(i, frame)
         if s:
             out.append(s)
     return out
@@ -49,6 +59,29 @@ def test_slow_creep_is_not_cut_into_pieces():
     positions = [100.0] * 5 + [100.0 + k for k in range(1, 41)] + [140.0] * 20
     segs = _run(positions)
     assert len(segs) == 1 and segs[0].end >= 40
+
+
+def test_a_shot_then_a_quick_pickup_are_two_episodes_cut_at_the_rest_between():
+    """The stone slides and comes to rest (frame 19); a hand is back 0.03 s later and takes it
+    before the scene was still for the settling time. Two events: the first ends at that rest,
+    whose frame is its ``after`` and the pickup's ``before``."""
+    slide = [100.0] * 10 + [100.0 + 20 * k for k in range(1, 11)]  # at rest at 300 from frame 19
+    positions = slide + [300.0] * 5 + [None] * 30
+    arms = [None] * 21 + [60, 120, 160, 184] + [184, 184, 120, 40] + [None] * 26  # takes it at 25
+    frames: list[np.ndarray] = []
+    shot, pickup = _run(positions, arms=arms, frames=frames)
+    assert (shot.start, shot.end) == (10, 19) and shot.after is frames[19]
+    assert pickup.before is shot.after and pickup.start == 25 and pickup.indices[0] == 20
+    assert pickup.after[220, 320, 2] < 150  # the stone is gone when the pickup settles
+
+
+def test_a_hand_that_lingers_after_a_shot_does_not_cut_it():
+    """The hand stays in the picture, moving, after the stone came to rest: one episode, ended
+    at that rest (the referee gets the shot without waiting for the hand)."""
+    positions = [100.0] * 10 + [100.0 + 20 * k for k in range(1, 11)] + [300.0] * 30
+    arms = [None] * 20 + [40 + 4 * (k % 10) for k in range(30)]
+    (s,) = _run(positions, arms=arms)
+    assert (s.start, s.end) == (10, 19)
 
 
 def test_assignment_keeps_the_most_pairs_at_least_cost():

@@ -21,7 +21,6 @@ SEEDS = (100, 101)
 MERGED = "the hand comes back for the pickup before the scene is still: shot and pickup are one episode"
 KNOWN_MISSES = {
     ("clear_pass", 100): "the shooter's collision track is lost: the clear is called missed (a false foul)",
-    ("pickup", 100): "the hand pauses between the two stones: two pickups instead of one",
     ("gate_pass", 101): MERGED, ("clear_pass", 101): MERGED, ("gate_pass_hit", 101): MERGED,
     ("pickup", 101): "a stone moved by the pinching hand is called a shot",
     ("drop_splash", 101): "a dropped stone is missed at rest and found later: called a shot",

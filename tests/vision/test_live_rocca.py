@@ -13,7 +13,8 @@ import pytest
 
 from engines.core import load
 from referee.rocca_vision import VisionRejected, apply_vision, drive, verdict_inputs
-from tests.vision.judge_clips import drop_then_shot_clip, shot_clip
+from tests.vision.drawn_scene import draw_hand
+from tests.vision.judge_clips import GATE, SHOOTER_START, Composer, drop_then_shot_clip, shot_clip
 from vision.board import find_board
 from vision.live import LiveJudge
 
@@ -84,3 +85,44 @@ def test_a_bumped_camera_is_recalibrated_without_inventing_events():
     after = {i: tuple(f.centre) for i, f in judge.rest.items()}
     assert set(after) == set(before)
     assert all(np.hypot(*np.subtract(after[i], before[i])) < 1.5 for i in before)
+
+
+def _pickup_clip(leave_between: bool) -> list[np.ndarray]:
+    """Three stones at rest; a hand comes down from the North edge and takes the two gate stones,
+    one after the other. Between them it pauses aside (``leave_between``: it leaves the picture
+    and comes back instead)."""
+    c = Composer([*GATE, SHOOTER_START])
+    where = {0: GATE[0], 1: GATE[1], 2: SHOOTER_START}
+
+    def moves(a, b, n: int) -> list[np.ndarray]:  # the fingertip from a to b (board mm)
+        out = []
+        for k in range(1, n + 1):
+            f = c.frame(where)
+            tip = c.px(np.add(a, np.subtract(b, a) * k / n))
+            if tip[1] > 0:
+                draw_hand(f, (tip[0], 0), tip, width=40)
+            out.append(f)
+        return out
+
+    out, above, aside = [c.frame(where) for _ in range(10)], (200.0, -80.0), (280.0, 150.0)
+    out += moves(above, GATE[0], 6) + moves(GATE[0], GATE[0], 2)  # holds shorter than settling
+    del where[0]  # taken
+    if leave_between:
+        out += moves(GATE[0], above, 6) + moves(above, above, 12) + moves(above, GATE[1], 8)
+    else:
+        out += moves(GATE[0], aside, 5) + moves(aside, aside, 12) + moves(aside, GATE[1], 5)
+    out += moves(GATE[1], GATE[1], 2)
+    del where[1]
+    return out + moves(GATE[1], above, 8) + [c.frame(where) for _ in range(15)]
+
+
+@pytest.mark.parametrize("leave_between,taken", [(False, [2]), (True, [1, 1])])
+def test_one_visit_of_the_hand_is_one_pickup(leave_between, taken):
+    """A hand that pauses between the two stones it takes made one pickup (the player took
+    stones once); a hand that left the picture in between came twice: two pickups."""
+    judge = LiveJudge((400.0, 300.0), FPS)
+    frames = _pickup_clip(leave_between)
+    events = [e for d in judge.run((f, i / FPS) for i, f in enumerate(frames)) for e in d.events]
+    assert [e["type"] for e in events] == ["pickup"] * len(taken)
+    assert [len(e["stones"]) for e in events] == taken
+    assert len(judge.rest) == 1
