@@ -24,7 +24,8 @@ MOVE_MM = 1.5  # a stone whose rest position changed by more than this was moved
 GRAZE_MM = 1.0  # |clearance| below this is a contact the footprints cannot decide alone
 NEAR_MM = 4.0  # a gate stone that moved was touched by the shooter if it came this close
 STILL_MM = 0.3  # a stone whose patch shifted less than this did not move at all
-DEEP_MM = 3.0  # a track overlapping a stone deeper than this is a touch even if it did not move
+TRACK_MM = 2.0  # how far a track can be off near a stone (the blob's centre is not the stone's)
+DEEP_MM = 3.5  # a track overlapping a stone deeper than this is a touch even if it did not move
 STEP_MM = 1.0  # paths are resampled to this step before testing for contact
 LOST_S = 0.12  # a shooter unseen for longer than this near the decisive geometry -> unsure
 
@@ -259,9 +260,8 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray, other: int) -> tuple[b
 
     A stone the shooter came near that then moved was touched. Whether it moved at all is
     best told by its patch of the picture (``Episode.shift``, a fraction of a millimetre): a
-    stone that did not budge was not touched unless the track overlaps it deeper than a track
-    can be wrong; with a stone that did not move the track's overlap of a millimetre or two is
-    the track's error, not a touch, and in between the verdict is for the players. Without the
+    stone that did not budge was not touched: an overlap within the track's error is that error;
+    a deep one is a touch after all, and in between the verdict is for the players. Without the
     patch (out of view, or something else changed there) overlapping footprints on the track are
     a touch and a graze within the footprints' precision cannot be decided.
     """
@@ -276,7 +276,7 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray, other: int) -> tuple[b
     if shift is not None and not moved:  # it did not move at all
         if gap < -DEEP_MM:
             return True, ""
-        if gap < -GRAZE_MM:
+        if gap < -TRACK_MM:
             return None, f"the track overlaps stone {other} ({gap:+.1f} mm) but it did not move"
         return False, ""
     if gap < -GRAZE_MM:

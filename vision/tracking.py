@@ -324,19 +324,19 @@ class EpisodeTracker:
         """Tracks of the stones that left their place (``movers``, to be linked to where they
         came to rest) and of those found again a little off their place (``nudged``: a stone
         struck by the shooter, followed too so that the two are told apart when they touch)."""
-        if not movers:
+        tracked = movers + nudged
+        if not tracked:
             for f in loose_after:
                 self._new(f, after)
             return {}
-        tracked = movers + nudged
         bg = self._background(small_before, small_after, tracked,
                               [*after.values(), *loose_after])
-        reach = 4 * max(_radius(m) for m in movers)
+        reach = 4 * max(_radius(m) for m in tracked)
         xy = self._follow(seg, bg, tracked, small_before, backward=False)
         pos = np.array([_last_seen(xy[:, r], m.centre) for r, m in enumerate(movers)])
         # link each mover to where it came to rest
         linked: list[tuple[int, int]] = []
-        if loose_after:
+        if loose_after and movers:
             cost = np.linalg.norm(pos[:, None] - np.array([f.centre for f in loose_after])[None],
                                   axis=2)
             for r, m in enumerate(movers):  # a stone found far away must have been seen going
