@@ -431,6 +431,12 @@ class EpisodeTracker:
         h, w = bg.shape[:2]
         step = VMAX_MM_S / self.fps
         grow = self.view.thumb // self.view.track
+        # where the arm has been at all in the episode: a flicked stone slides away from the
+        # finger, ahead of the hand; blobs behind it are the arm's shadow and its wake
+        ever = np.zeros((h, w), np.uint8)
+        if seg.hands and any(hd.any() for hd in seg.hands):
+            ever = cv2.dilate(cv2.resize(np.bitwise_or.reduce(np.array(seg.hands), axis=0),
+                                         (w, h), interpolation=cv2.INTER_NEAREST), near_arm)
         for k in order:
             idx, frame, hand = sign * seg.indices[k], seg.frames[k], seg.hands[k]
             pred = pos + vel * (idx - last)[:, None]
@@ -469,7 +475,8 @@ class EpisodeTracker:
                 ys, xs = np.nonzero(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == j)
                 pts = np.stack([xs + st[0], ys + st[1]], axis=1).astype(np.float64)
                 cols = crop[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
-                edge = bool(arm[pts[:, 1].astype(int), pts[:, 0].astype(int)].any())
+                at = pts[:, 1].astype(int), pts[:, 0].astype(int)
+                edge = bool(arm[at].any() or ever[y0:y1, x0:x1][at].any())
                 near = [r for r in range(len(stones))
                         if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
                 if len(near) >= 2 and len(pts) >= 1.5 * single[near].min():
@@ -487,8 +494,8 @@ class EpisodeTracker:
                 continue
             mm = np.asarray(self.board.to_mm(self.view.from_small(np.array(blobs) + [x0, y0])))
             cost = np.linalg.norm(pred[:, None, :] - mm[None, :, :], axis=2)
-            # a stone lost under the hand is looked for wide, but not at the arm's edge: a blob
-            # there far from where a stone was is the arm's shadow or a knuckle
+            # a stone lost under the hand is looked for wide, but not where the arm is or was:
+            # a blob there far from where a stone was is the arm's shadow or a knuckle
             cost = np.where((cost <= limit[:, None]) & ((cost <= reach) | ~np.array(by_arm)),
                             cost, np.inf)
             cols = np.array([c for c, _, _ in info])
