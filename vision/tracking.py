@@ -421,6 +421,8 @@ class EpisodeTracker:
         colours = np.array([self._colour(rest, m) for m in stones])
         reach = 4 * max(_radius(m) for m in stones)
         pos = np.array([m.centre for m in stones])
+        size_mm = np.array([_radius(m) for m in stones])
+        started = np.zeros(len(stones), bool)  # seen off its place at rest
         vel = np.zeros_like(pos)
         first = sign * seg.indices[order[0]] if order else 0
         last = np.full(len(stones), first - 1)
@@ -441,6 +443,9 @@ class EpisodeTracker:
             idx, frame, hand = sign * seg.indices[k], seg.frames[k], seg.hands[k]
             pred = pos + vel * (idx - last)[:, None]
             limit = reach + step * np.minimum(idx - last, self.fps)  # lost longer: look wider
+            # a stone still at rest where it lay starts from there: struck, it is seen next to
+            # its place first (a blob farther off is another stone going by)
+            limit = np.where(started, limit, np.minimum(limit, 2 * size_mm + step * (idx - last - 1)))
             # look only around where the stones can be: the cost of a frame stays small
             ends = np.concatenate([pred - limit[:, None], pred + limit[:, None]])
             px = self.view.to_small(self.board.to_px(ends))
@@ -466,6 +471,7 @@ class EpisodeTracker:
             pred_px = self.view.to_small(self.board.to_px(pred)) - [x0, y0]
             blobs: list[np.ndarray] = []  # centre (crop px)
             info: list[tuple[np.ndarray, float, int]] = []  # mean colour, area, owner (-1: any)
+            ground: list[np.ndarray] = []  # the background's mean colour under each blob
             by_arm: list[bool] = []  # the blob borders on the arm (its shadow, a knuckle)
             for j in range(1, n):
                 st = stats[j]
@@ -477,6 +483,7 @@ class EpisodeTracker:
                 cols = crop[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
                 at = pts[:, 1].astype(int), pts[:, 0].astype(int)
                 edge = bool(arm[at].any() or ever[y0:y1, x0:x1][at].any())
+                under = bg[y0:y1, x0:x1][at].mean(axis=0)
                 near = [r for r in range(len(stones))
                         if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
                 if len(near) >= 2 and len(pts) >= 1.5 * single[near].min():
@@ -486,10 +493,12 @@ class EpisodeTracker:
                             blobs.append(c)
                             info.append((col, a, r))
                             by_arm.append(edge)
+                            ground.append(under)
                 else:
                     blobs.append(cents[j])
                     info.append((cols.mean(axis=0), float(len(pts)), -1))
                     by_arm.append(edge)
+                    ground.append(under)
             if not blobs:
                 continue
             mm = np.asarray(self.board.to_mm(self.view.from_small(np.array(blobs) + [x0, y0])))
@@ -498,16 +507,24 @@ class EpisodeTracker:
             # a blob there far from where a stone was is the arm's shadow or a knuckle
             cost = np.where((cost <= limit[:, None]) & ((cost <= reach) | ~np.array(by_arm)),
                             cost, np.inf)
-            cols = np.array([c for c, _, _ in info])
-            hue = np.minimum(np.linalg.norm(colours[:, None] - cols[None], axis=2), COLOUR_SPAN)
-            cost = cost + COLOUR_MM * hue / COLOUR_SPAN
+            seen_as = np.array([c for c, _, _ in info])
+            hue = np.minimum(np.linalg.norm(colours[:, None] - seen_as[None], axis=2), COLOUR_SPAN)
+            cost = cost + COLOUR_MM * np.nan_to_num(hue) / COLOUR_SPAN  # unknown colour: no cost
+            # a blob far from a stone's colour that looks more like the board is another stone
+            # (one the board's colour, say), never this one: blur mixes a stone with the board
+            # but leaves it nearer its own colour
+            faint = np.linalg.norm(seen_as - np.array(ground), axis=1)
+            cost = np.where((hue > COLOUR_SPAN / 2) & (hue > 2 * faint[None]), np.inf, cost)
             for r, c in assign(cost, float(limit.max()) + COLOUR_MM):
                 gap = max(1, idx - last[r])
                 vel[r] = (mm[c] - pos[r]) / gap if last[r] >= first else 0
                 pos[r], last[r] = mm[c], idx
                 xy[k, r] = mm[c]
+                started[r] |= np.linalg.norm(mm[c] - stones[r].centre) > 0.5 * size_mm[r]
                 if info[c][2] < 0 and not alone[r]:
                     single[r], alone[r] = info[c][1], True
+        for r in range(len(stones)):
+            _drop_excursions(xy[:, r], reach)
         return xy
 
     def _colour(self, small: np.ndarray, fp: Footprint) -> np.ndarray:
@@ -670,6 +687,26 @@ def patch_shift(a: np.ndarray, b: np.ndarray, rounds: int = 8) -> np.ndarray | N
     noise = float(np.sum(win * e * e) / np.sum(win))
     sd = np.sqrt(noise * float(np.linalg.inv(g).trace()))
     return d if sd <= SHIFT_SD_PX else None
+
+
+def _drop_excursions(xy: np.ndarray, reach: float) -> None:
+    """Unsee (in place) what a lost track jumped to and jumped back from: a stone lost (under
+    the hand) that seems to go far off and then turns up again near the line it was on took a
+    shadow or a speck for itself meanwhile; a sliding stone does not go there and back."""
+    while True:
+        seen = np.flatnonzero(~np.isnan(xy[:, 0]))
+        cuts = [k + 1 for k in range(len(seen) - 1) if seen[k + 1] - seen[k] > 1
+                and np.linalg.norm(xy[seen[k + 1]] - xy[seen[k]]) > reach]
+        bounds = [0, *cuts, len(seen)]
+        for i in range(1, len(bounds) - 2):  # sightings seen[a:b], with a far jump on each side
+            a, b = bounds[i], bounds[i + 1]
+            before, after = xy[seen[a - 1]], xy[seen[b]]
+            out = np.linalg.norm(xy[seen[a]] - before) + np.linalg.norm(after - xy[seen[b - 1]])
+            if np.linalg.norm(after - before) < 0.5 * out:
+                xy[seen[a:b]] = np.nan
+                break
+        else:
+            return
 
 
 def _tail_rest(xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
