@@ -23,6 +23,9 @@ import numpy as np
 MOVE_MM = 1.5  # a stone whose rest position changed by more than this was moved
 GRAZE_MM = 1.0  # |clearance| below this is a contact the footprints cannot decide alone
 NEAR_MM = 4.0  # a gate stone that moved was touched by the shooter if it came this close
+STILL_MM = 0.3  # a stone whose patch shifted less than this did not move at all
+TRACK_MM = 2.0  # how far a track can be off near a stone (the blob's centre is not the stone's)
+DEEP_MM = 3.5  # a track overlapping a stone deeper than this is a touch even if it did not move
 STEP_MM = 1.0  # paths are resampled to this step before testing for contact
 LOST_S = 0.12  # a shooter unseen for longer than this near the decisive geometry -> unsure
 
@@ -155,6 +158,9 @@ class Episode:
     tracks: dict[int, Track] = field(default_factory=dict)
     onset: dict[int, int] = field(default_factory=dict)
     move_mm: float = MOVE_MM  # rest positions closer than this are the same (the pixel size)
+    shift: dict[int, float] = field(default_factory=dict)  # mm each stone at rest moved, measured
+    # on its patch of the picture (sub-millimetre); absent where the patch could not tell
+    pushed: set[int] = field(default_factory=set)  # moved only under the hand, and stayed near
 
     def displacement(self, sid: int) -> float:
         return float(np.linalg.norm(self.after[sid].centre - self.before[sid].centre))
@@ -162,6 +168,12 @@ class Episode:
     @property
     def moved(self) -> list[int]:
         return [s for s in self.before if s in self.after and self.displacement(s) > self.move_mm]
+
+    @property
+    def shot(self) -> list[int]:
+        """The stones that moved by a shot: not those the hand only nudged (a pinch that shifted
+        a stone without lifting it is no shot; its new place is still where it rests)."""
+        return [s for s in self.moved if s not in self.pushed]
 
     @property
     def vanished(self) -> list[int]:
@@ -177,7 +189,7 @@ def judge_episode(ep: Episode) -> list[dict]:
 
     New stones make a drop (a single new stone among resting ones is a shot whose shooter was
     never seen at rest: unsure); a stone set moving makes a shot; stones taken away make a
-    pickup; nothing changed (a hovering hand) makes no event.
+    pickup; nothing changed (a hovering hand) or stones only nudged by the hand make no event.
     """
     events: list[dict] = []
     if len(ep.appeared) == 1 and not ep.moved and sum(f.on_board for f in ep.before.values()) >= 2:
@@ -186,7 +198,7 @@ def judge_episode(ep: Episode) -> list[dict]:
         landed = sum(ep.after[s].on_board for s in ep.appeared)
         events.append({"type": "drop", "start": ep.start, "end": ep.end,
                        "landed": landed, "splashed": len(ep.appeared) - landed})
-    elif ep.moved:
+    elif ep.shot:
         events.append(judge_shot(ep))
     if ep.vanished:
         start = min((ep.onset.get(s, ep.start) for s in ep.vanished), default=ep.start)
@@ -207,7 +219,7 @@ def _unseen_shooter(ep: Episode, sid: int) -> dict:
 
 def shooter_of(ep: Episode) -> int:
     """The stone the hand set moving: the first moved stone to change, the farthest moved on a tie."""
-    return min(ep.moved, key=lambda s: (ep.onset.get(s, ep.end), -ep.displacement(s)))
+    return min(ep.shot, key=lambda s: (ep.onset.get(s, ep.end), -ep.displacement(s)))
 
 
 def judge_shot(ep: Episode) -> dict:
@@ -246,16 +258,27 @@ def _shooter_path(ep: Episode, shooter: int) -> np.ndarray:
 def _contact(ep: Episode, shooter: int, path: np.ndarray, other: int) -> tuple[bool | None, str]:
     """Did the shooter touch ``other``? True / False, or None with the reason it cannot tell.
 
-    A stone the shooter came near that then moved was touched; overlapping footprints on the
-    track are a touch; a near miss with a stone that did not move at all is not.
+    A stone the shooter came near that then moved was touched. Whether it moved at all is
+    best told by its patch of the picture (``Episode.shift``, a fraction of a millimetre): a
+    stone that did not budge was not touched: an overlap within the track's error is that error;
+    a deep one is a touch after all, and in between the verdict is for the players. Without the
+    patch (out of view, or something else changed there) overlapping footprints on the track are
+    a touch and a graze within the footprints' precision cannot be decided.
     """
-    gap = float(path_clearance(resample(path), ep.before[shooter].shape,
-                               ep.before[other].outline).min())
-    moved = other in ep.after and ep.displacement(other) > ep.move_mm
     if other not in ep.after:
         return None, f"stone {other} vanished during the shot"
+    gap = float(path_clearance(resample(path), ep.before[shooter].shape,
+                               ep.before[other].outline).min())
+    shift = ep.shift.get(other)
+    moved = ep.displacement(other) > ep.move_mm or (shift is not None and shift >= STILL_MM)
     if moved and gap < NEAR_MM:
         return True, ""
+    if shift is not None and not moved:  # it did not move at all
+        if gap < -DEEP_MM:
+            return True, ""
+        if gap < -TRACK_MM:
+            return None, f"the track overlaps stone {other} ({gap:+.1f} mm) but it did not move"
+        return False, ""
     if gap < -GRAZE_MM:
         return True, ""
     if gap <= GRAZE_MM and not moved and ep.displacement(other) > ep.move_mm / 3:

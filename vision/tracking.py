@@ -18,11 +18,16 @@ import cv2
 import numpy as np
 
 from vision.assignment import assign
-from vision.judge import MOVE_MM, Episode, Footprint, Track, convex
+from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track, convex
 from vision.motion import GROW, SMALL_LEVELS, SPECK, Segment, View, colour_diff
 
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
 _RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+COLOUR_SPAN = 80.0  # colour differences (levels) beyond this say no more: surely another stone
+COLOUR_MM = 6.0
+SHIFT_SD_PX = 0.1  # a patch shift less certain than this (pixels, one sigma) says nothing
+MERGED = 1.6  # a stone found at rest this many times its own area is two stones found as one
+SPLIT_LEVELS = 40.0  # in a blob of touching stones, this colour difference weighs a radius  # ... and cost as much as being this far from where the stone was expected
 
 
 def footprint(stone, sid: int) -> Footprint:
@@ -95,7 +100,10 @@ class EpisodeTracker:
         movers = [before[s] for s in loose_before]
         vacated = self._vacated(changed_px, seg.hand, before, found, len(loose_after) - len(movers))
         movers += vacated
-        tracks = self._tracks(seg, small_before, small_after, movers, loose_after, after)
+        nudged = [before[i] for i in after if i in before and i not in under
+                  and before[i] not in movers
+                  and np.linalg.norm(after[i].centre - before[i].centre) > MOVE_MM]
+        tracks = self._tracks(seg, small_before, small_after, movers, nudged, loose_after, after)
         for v in vacated:  # its outline: the one the detector found at its new place
             if v.id in after:
                 before[v.id] = Footprint(v.id, v.centre, after[v.id].shape + v.centre, v.on_board)
@@ -105,7 +113,7 @@ class EpisodeTracker:
         new = [after[i] for i in after if i not in before]
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             movers += self._trace_back(seg, small_before, small_after, new, before, tracks)
-        onset = self._onsets(seg, small_before, small_after, movers, after)
+        onset = self._onsets(seg, small_before, small_after, movers + nudged, after)
         if sum(i not in before for i in after) >= 2:  # a drop (two stones or more): a "stone"
             for m in movers:  # seen only at the start that moved is more likely a new one landing
                 if m.id not in self.confirmed and m.id in before:
@@ -114,7 +122,34 @@ class EpisodeTracker:
         self.confirmed |= set(after)
         self.rest = after
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
-        return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm)
+        shift = {i: self._shift(seg.before, seg.after, before[i]) for i in before if i in after}
+        for i, d in shift.items():  # its patch says it did not move: a new detection is only noise
+            if d is not None and d < STILL_MM:
+                after[i] = before[i]
+        pushed = {i for i, t in tracks.items() if i in before and i in after
+                  and self._pushed(seg, t, before[i], after[i])}
+        return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
+                       {i: d for i, d in shift.items() if d is not None}, pushed)
+
+    def _shift(self, a: np.ndarray, b: np.ndarray, fp: Footprint) -> float | None:
+        """How far (mm) the stone at ``fp`` moved between the full frames ``a`` and ``b``, to a
+        fraction of a pixel: its patch in both compared directly (the shift that best lines the
+        second up with the first, by Gauss-Newton on the patch's gradients), which is far finer
+        than two detections; None where the patch cannot tell (out of the picture, too little
+        edge to lock on, or more changed there than a shift explains)."""
+        c = np.asarray(self.board.to_px(fp.centre[None]), dtype=np.float64)[0]
+        half = max(8, int(np.ceil(2 * _radius(fp) * self.board.px_per_mm())))
+        if not np.isfinite(c).all():
+            return None
+        x, y = int(round(c[0])), int(round(c[1]))
+        if x - half < 0 or y - half < 0 or x + half > a.shape[1] or y + half > a.shape[0]:
+            return None
+        d = patch_shift(*(cv2.cvtColor(f[y - half:y + half, x - half:x + half], cv2.COLOR_BGR2GRAY)
+                          for f in (a, b)))
+        if d is None:
+            return None
+        ends = np.asarray(self.board.to_mm(np.array([c, c + d])), dtype=np.float64)
+        return float(np.linalg.norm(ends[1] - ends[0]))
 
     # -- identities at rest ---------------------------------------------------------------------
 
@@ -247,28 +282,61 @@ class EpisodeTracker:
     # -- tracks through the episode -------------------------------------------------------------
 
     def _background(self, small_before: np.ndarray, small_after: np.ndarray,
-                    movers: list[Footprint]) -> np.ndarray:
-        """The scene with only the unmoved stones: movers painted with the board after."""
+                    movers: list[Footprint], there: list[Footprint]) -> np.ndarray:
+        """The scene with only the unmoved stones: movers painted with the board after, or,
+        where a stone lies after (``there``: a stone pushed a little, or one come to rest on
+        the place another left), with the board around them filled in (inpainting): a stone
+        painted into the background would show as a hole wherever it is not. What changed
+        around a mover's place (its shadow) is painted too, or it would stay behind as a blob."""
         bg = small_before.copy()
+        shape = bg.shape[:2]
+        grow = np.ones((5, 5), np.uint8)
+        paint = np.zeros(shape, np.uint8)
+        around = np.zeros(shape, np.uint8)
+        px_per_mm = self.board.px_per_mm() / self.view.track
         for fp in movers:
-            m = cv2.dilate(self._mask(fp, bg.shape[:2]), np.ones((5, 5), np.uint8)) > 0
-            bg[m] = small_after[m]
+            mask = self._mask(fp, shape)
+            paint |= cv2.dilate(mask, grow)
+            wide = 2 * int(np.ceil(_radius(fp) * px_per_mm)) + 1
+            around |= cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide)))
+        extra = np.zeros(shape, np.uint8)
+        if movers:
+            changed = (colour_diff(small_before, small_after) > self.level).view(np.uint8)
+            extra = around & changed & (1 - paint)
+        occupied = np.zeros(shape, np.uint8)
+        for fp in there:
+            occupied |= cv2.dilate(self._mask(fp, shape), grow)
+        fill = (paint & occupied) | extra  # what changed there after may be another stone
+        paint |= extra
+        take = (paint > 0) & (fill == 0)
+        bg[take] = small_after[take]
+        if fill.any():
+            ys, xs = np.nonzero(fill)
+            y0, y1 = max(0, ys.min() - 8), min(shape[0], ys.max() + 9)
+            x0, x1 = max(0, xs.min() - 8), min(shape[1], xs.max() + 9)
+            bg[y0:y1, x0:x1] = cv2.inpaint(np.ascontiguousarray(bg[y0:y1, x0:x1]),
+                                           fill[y0:y1, x0:x1], 3, cv2.INPAINT_TELEA)
         return bg
 
     def _tracks(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
-                movers: list[Footprint], loose_after: list[Footprint],
+                movers: list[Footprint], nudged: list[Footprint], loose_after: list[Footprint],
                 after: dict[int, Footprint]) -> dict[int, Track]:
-        if not movers:
+        """Tracks of the stones that left their place (``movers``, to be linked to where they
+        came to rest) and of those found again a little off their place (``nudged``: a stone
+        struck by the shooter, followed too so that the two are told apart when they touch)."""
+        tracked = movers + nudged
+        if not tracked:
             for f in loose_after:
                 self._new(f, after)
             return {}
-        bg = self._background(small_before, small_after, movers)
-        reach = 4 * max(_radius(m) for m in movers)
-        xy = self._follow(seg, bg, movers, backward=False)
+        bg = self._background(small_before, small_after, tracked,
+                              [*after.values(), *loose_after])
+        reach = 4 * max(_radius(m) for m in tracked)
+        xy = self._follow(seg, bg, tracked, small_before, backward=False)
         pos = np.array([_last_seen(xy[:, r], m.centre) for r, m in enumerate(movers)])
         # link each mover to where it came to rest
         linked: list[tuple[int, int]] = []
-        if loose_after:
+        if loose_after and movers:
             cost = np.linalg.norm(pos[:, None] - np.array([f.centre for f in loose_after])[None],
                                   axis=2)
             for r, m in enumerate(movers):  # a stone found far away must have been seen going
@@ -279,13 +347,14 @@ class EpisodeTracker:
             linked = assign(cost, 1.5 * reach)
         for r, c in linked:
             after[movers[r].id] = _with_id(loose_after[c], movers[r].id)
-        for r, m in enumerate(movers):  # not found at rest (merged with a stone it touches, say):
-            tail = xy[-3:, r]            # where its track came to rest, if seen to the end
-            if m.id in after or len(tail) < 3 or np.isnan(tail).any():
+        for r, m in enumerate(tracked):  # not found at rest (merged with a stone it touches, say),
+            # or found as one with it (a detection of two stones' size): where its track came to
+            # rest, if seen to the end, is better
+            merged = m.id in after and _area(after[m.id]) > MERGED * _area(m)
+            if m.id in after and not merged:
                 continue
-            if np.linalg.norm(tail[-1] - tail[0]) < 0.5 * _radius(m) and \
-                    np.linalg.norm(tail[-1] - m.centre) > _radius(m):
-                end = tail[-1]
+            end = _tail_rest(xy[:, r], m)
+            if end is not None and (merged or np.linalg.norm(end - m.centre) > _radius(m)):
                 after[m.id] = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
         unlinked = [c for c in range(len(loose_after)) if c not in {c2 for _, c2 in linked}]
         lost = [r for r, m in enumerate(movers) if m.id not in after]
@@ -302,45 +371,81 @@ class EpisodeTracker:
             if c not in {c2 for _, c2 in linked}:
                 self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
-                for r, m in enumerate(movers)}
+                for r, m in enumerate(tracked)}
 
     def _handled(self, seg: Segment, where: np.ndarray, fp: Footprint) -> bool:
         """Whether the hand came over the stone at ``where`` (board mm) in any frame of the episode."""
+        return any(self._hand_at(hand, where, fp) for hand in seg.hands)
+
+    def _hand_at(self, hand: np.ndarray, where: np.ndarray, fp: Footprint) -> bool:
+        """Whether the hand (a thumbnail mask) is over or against the stone at ``where``."""
         grow = self.view.thumb // self.view.track
         c = self.view.to_small(self.board.to_px(np.asarray(where)[None]))[0] / grow
         r = _radius(fp) * self.board.px_per_mm() / self.view.thumb + 2
-        for hand in seg.hands:
-            h, w = hand.shape
-            x0, y0 = np.clip(np.floor(c - r).astype(int), 0, [w, h])
-            x1, y1 = np.clip(np.ceil(c + r).astype(int) + 1, 0, [w, h])
-            if hand[y0:y1, x0:x1].any():
-                return True
-        return False
+        h, w = hand.shape
+        x0, y0 = np.clip(np.floor(c - r).astype(int), 0, [w, h])
+        x1, y1 = np.clip(np.ceil(c + r).astype(int) + 1, 0, [w, h])
+        return bool(hand[y0:y1, x0:x1].any())
+
+    def _pushed(self, seg: Segment, track: Track, start: Footprint, end: Footprint) -> bool:
+        """Whether the stone moved only with the hand on it and came to rest near its place
+        (within its own size): nudged by a pinching or brushing hand, not shot. A flick sends a
+        stone sliding away from the finger: it is seen moving with no hand on it."""
+        if np.linalg.norm(end.centre - start.centre) > 2 * _radius(start):
+            return False
+        seen = np.flatnonzero(track.seen)
+        step = max(1.0, 0.15 * _radius(start))  # mm a frame: more than the sightings' jitter
+        for a, b in zip(seen[:-1], seen[1:], strict=True):
+            if np.linalg.norm(track.xy[b] - track.xy[a]) > step * (b - a) and not any(
+                    self._hand_at(seg.hands[k], track.xy[k], start) for k in range(a, b + 1)):
+                return False
+        return True
 
     def _follow(self, seg: Segment, bg: np.ndarray, stones: list[Footprint],
-                backward: bool) -> np.ndarray:
+                rest: np.ndarray, backward: bool) -> np.ndarray:
         """Each stone's centre (mm) in every kept frame, NaN where not seen: blobs that differ
         from ``bg`` (the arm masked out), linked to the stones by a minimum-cost assignment on
-        predicted positions, looking only where each stone can be (wider the longer it was lost).
-        ``backward`` follows the stones from where they are at the end back in time."""
+        predicted positions and colours, looking only where each stone can be (wider the longer
+        it was lost). ``rest`` is the small frame in which the stones lie where they start (their
+        colours are read there). Stones that touch make one blob: a blob where two stones are
+        predicted, of more than one stone's area, is split between them (by position and colour)
+        rather than given to one and the other lost. ``backward`` follows the stones from where
+        they are at the end back in time."""
         order = list(range(len(seg.indices)))[::-1] if backward else list(range(len(seg.indices)))
         sign = -1 if backward else 1
         px_per_mm = self.board.px_per_mm() / self.view.track
-        areas = np.array([np.pi * (_radius(m) * px_per_mm) ** 2 for m in stones])
+        radius_px = np.array([_radius(m) for m in stones]) * px_per_mm
+        areas = np.pi * radius_px ** 2
+        single = areas.copy()  # each stone's blob area when first seen alone
+        alone = np.zeros(len(stones), bool)
+        colours = np.array([self._colour(rest, m) for m in stones])
         reach = 4 * max(_radius(m) for m in stones)
         pos = np.array([m.centre for m in stones])
+        size_mm = np.array([_radius(m) for m in stones])
+        started = np.zeros(len(stones), bool)  # seen off its place at rest
         vel = np.zeros_like(pos)
         first = sign * seg.indices[order[0]] if order else 0
         last = np.full(len(stones), first - 1)
         xy = np.full((len(seg.indices), len(stones), 2), np.nan)
         kernel = np.ones((3, 3), np.uint8)
+        wide = 4 * int(np.ceil(radius_px.max())) + 1  # a stone's diameter around the arm
+        near_arm = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide))
         h, w = bg.shape[:2]
         step = VMAX_MM_S / self.fps
         grow = self.view.thumb // self.view.track
+        # where the arm has been at all in the episode: a flicked stone slides away from the
+        # finger, ahead of the hand; blobs behind it are the arm's shadow and its wake
+        ever = np.zeros((h, w), np.uint8)
+        if seg.hands and any(hd.any() for hd in seg.hands):
+            ever = cv2.dilate(cv2.resize(np.bitwise_or.reduce(np.array(seg.hands), axis=0),
+                                         (w, h), interpolation=cv2.INTER_NEAREST), near_arm)
         for k in order:
             idx, frame, hand = sign * seg.indices[k], seg.frames[k], seg.hands[k]
             pred = pos + vel * (idx - last)[:, None]
             limit = reach + step * np.minimum(idx - last, self.fps)  # lost longer: look wider
+            # a stone still at rest where it lay starts from there: struck, it is seen next to
+            # its place first (a blob farther off is another stone going by)
+            limit = np.where(started, limit, np.minimum(limit, 2 * size_mm + step * (idx - last - 1)))
             # look only around where the stones can be: the cost of a frame stays small
             ends = np.concatenate([pred - limit[:, None], pred + limit[:, None]])
             px = self.view.to_small(self.board.to_px(ends))
@@ -348,31 +453,88 @@ class EpisodeTracker:
             x1, y1 = np.clip(np.ceil(px.max(axis=0)).astype(int) + 2, 0, [w, h])
             if x1 - x0 < 3 or y1 - y0 < 3:
                 continue
-            fg = (colour_diff(frame[y0:y1, x0:x1], bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
+            crop = frame[y0:y1, x0:x1]
+            fg = (colour_diff(crop, bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
+            arm = np.zeros_like(fg)
             if hand.any():  # the arm and hand, as seen on the thumbnail, are no stone
                 part = hand[y0 // grow:-(-y1 // grow), x0 // grow:-(-x1 // grow)]
                 if part.any():
-                    arm = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
+                    big = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
                                      interpolation=cv2.INTER_NEAREST) if grow > 1 else part
                     oy, ox = y0 - y0 // grow * grow, x0 - x0 // grow * grow
-                    fg[arm[oy:oy + fg.shape[0], ox:ox + fg.shape[1]] > 0] = 0
+                    arm = big[oy:oy + fg.shape[0], ox:ox + fg.shape[1]]
+                    fg[arm > 0] = 0
+                    arm = cv2.dilate(arm, near_arm)
             if areas.min() > 12:
                 fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
-            n, _, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
-            blobs = [c for c, st in zip(cents[1:], stats[1:], strict=True)
-                     if 0.25 * areas.min() <= st[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(stones)
-                     and not _touches_edge(st, fg.shape)]
+            n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+            pred_px = self.view.to_small(self.board.to_px(pred)) - [x0, y0]
+            blobs: list[np.ndarray] = []  # centre (crop px)
+            info: list[tuple[np.ndarray, float, int]] = []  # mean colour, area, owner (-1: any)
+            ground: list[np.ndarray] = []  # the background's mean colour under each blob
+            by_arm: list[bool] = []  # the blob borders on the arm (its shadow, a knuckle)
+            for j in range(1, n):
+                st = stats[j]
+                if not 0.25 * areas.min() <= st[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(stones) \
+                        or _touches_edge(st, fg.shape):
+                    continue
+                ys, xs = np.nonzero(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == j)
+                pts = np.stack([xs + st[0], ys + st[1]], axis=1).astype(np.float64)
+                cols = crop[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
+                at = pts[:, 1].astype(int), pts[:, 0].astype(int)
+                edge = bool(arm[at].any() or ever[y0:y1, x0:x1][at].any())
+                under = bg[y0:y1, x0:x1][at].mean(axis=0)
+                near = [r for r in range(len(stones))
+                        if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
+                if len(near) >= 2 and len(pts) >= 1.5 * single[near].min():
+                    for r, (c, col, a) in zip(near, _split(pts, cols, pred_px[near], colours[near],
+                                                           radius_px[near]), strict=True):
+                        if a:
+                            blobs.append(c)
+                            info.append((col, a, r))
+                            by_arm.append(edge)
+                            ground.append(under)
+                else:
+                    blobs.append(cents[j])
+                    info.append((cols.mean(axis=0), float(len(pts)), -1))
+                    by_arm.append(edge)
+                    ground.append(under)
             if not blobs:
                 continue
             mm = np.asarray(self.board.to_mm(self.view.from_small(np.array(blobs) + [x0, y0])))
             cost = np.linalg.norm(pred[:, None, :] - mm[None, :, :], axis=2)
-            cost = np.where(cost <= limit[:, None], cost, np.inf)
-            for r, c in assign(cost, float(limit.max())):
+            # a stone lost under the hand is looked for wide, but not where the arm is or was:
+            # a blob there far from where a stone was is the arm's shadow or a knuckle
+            cost = np.where((cost <= limit[:, None]) & ((cost <= reach) | ~np.array(by_arm)),
+                            cost, np.inf)
+            seen_as = np.array([c for c, _, _ in info])
+            hue = np.minimum(np.linalg.norm(colours[:, None] - seen_as[None], axis=2), COLOUR_SPAN)
+            cost = cost + COLOUR_MM * np.nan_to_num(hue) / COLOUR_SPAN  # unknown colour: no cost
+            # a blob far from a stone's colour that looks more like the board is another stone
+            # (one the board's colour, say), never this one: blur mixes a stone with the board
+            # but leaves it nearer its own colour
+            faint = np.linalg.norm(seen_as - np.array(ground), axis=1)
+            cost = np.where((hue > COLOUR_SPAN / 2) & (hue > 2 * faint[None]), np.inf, cost)
+            for r, c in assign(cost, float(limit.max()) + COLOUR_MM):
                 gap = max(1, idx - last[r])
                 vel[r] = (mm[c] - pos[r]) / gap if last[r] >= first else 0
                 pos[r], last[r] = mm[c], idx
                 xy[k, r] = mm[c]
+                started[r] |= np.linalg.norm(mm[c] - stones[r].centre) > 0.5 * size_mm[r]
+                if info[c][2] < 0 and not alone[r]:
+                    single[r], alone[r] = info[c][1], True
+        for r in range(len(stones)):
+            _drop_excursions(xy[:, r], reach)
         return xy
+
+    def _colour(self, small: np.ndarray, fp: Footprint) -> np.ndarray:
+        """A stone's mean colour where it lies (the inner part of its footprint)."""
+        mask = self._mask(fp, small.shape[:2])
+        inner = cv2.erode(mask, SPECK)
+        pick = inner if inner.any() else mask
+        if not pick.any():
+            return np.full(small.shape[2], np.nan)
+        return np.asarray(cv2.mean(small, mask=pick)[:small.shape[2]])
 
     def _trace_back(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
                     new: list[Footprint], before: dict[int, Footprint],
@@ -380,8 +542,8 @@ class EpisodeTracker:
         """Stones that turned up although nothing left any known place: followed back in time
         from where they rest. One that was at rest somewhere on the table before the hand came
         was there all along, missed by the detector: it moved (a shot), it was not dropped."""
-        bg = self._background(small_after, small_before, new)  # where they rest: as before
-        xy = self._follow(seg, bg, new, backward=True)
+        bg = self._background(small_after, small_before, new, list(before.values()))  # as before
+        xy = self._follow(seg, bg, new, small_after, backward=True)
         found = []
         for r, f in enumerate(new):
             head = xy[:3, r]
@@ -433,9 +595,25 @@ class EpisodeTracker:
 
 def _track(sid: int, indices: list[int], xy: np.ndarray, start: Footprint,
            end: Footprint | None) -> Track:
-    """Fill unseen frames by linear interpolation between the rest positions and the sightings."""
+    """The sightings corrected for the blob's bias, unseen frames filled by linear interpolation
+    between the rest positions and the sightings.
+
+    A blob's centre is not the stone's: its shadow and the light shift it by a few millimetres,
+    always the same way while the scene and the stone's size stay. Where the stone was seen at
+    rest (before it was set moving, after it stopped), the detector's position and the blob's
+    differ by just that bias; it is taken off every sighting (blended from the one at the start
+    to the one at the end), so that the track near a gate stone is as good as the rest positions.
+    """
     seen = ~np.isnan(xy[:, 0])
     frames = np.asarray(indices, dtype=np.int64)
+    xy = xy.copy()
+    size = _radius(start)
+    head = _rest_bias(xy, start.centre, size, from_end=False)
+    tail = _rest_bias(xy, end.centre, size, from_end=True) if end is not None else None
+    if head is not None or tail is not None:
+        (i0, b0), (i1, b1) = head or tail, tail or head
+        t = np.clip((np.arange(len(xy)) - i0) / max(i1 - i0, 1), 0.0, 1.0)[:, None]
+        xy += (1 - t) * b0 + t * b1
     anchors_t = [frames[0] - 1] + list(frames[seen])
     anchors = [start.centre] + list(xy[seen])
     if end is not None:
@@ -444,6 +622,121 @@ def _track(sid: int, indices: list[int], xy: np.ndarray, start: Footprint,
     anchors = np.array(anchors)
     filled = np.stack([np.interp(frames, anchors_t, anchors[:, d]) for d in (0, 1)], axis=1)
     return Track(sid, frames, filled, seen)
+
+
+def _rest_bias(xy: np.ndarray, centre: np.ndarray, size: float,
+               from_end: bool) -> tuple[int, np.ndarray] | None:
+    """(last sample index of the rest, detector centre minus blob centre) over the sightings of
+    the stone lying still at ``centre`` at the start (or the end) of its track; None when it was
+    not seen lying still there (three sightings within a tenth of its size of each other)."""
+    idx = np.flatnonzero(~np.isnan(xy[:, 0]))
+    if from_end:
+        idx = idx[::-1]
+    if len(idx) < 3:
+        return None
+    ref = xy[idx[0]]
+    run = [i for i in idx[:next((k for k, i in enumerate(idx)
+                                  if np.linalg.norm(xy[i] - ref) > 0.1 * size), len(idx))]]
+    if len(run) < 3:
+        return None
+    bias = centre - xy[run].mean(axis=0)
+    if np.linalg.norm(bias) > 0.6 * size:
+        return None  # not this stone lying there (the hand over it, another stone)
+    return (run[-1], bias)
+
+
+def _split(pts: np.ndarray, cols: np.ndarray, seeds: np.ndarray, colours: np.ndarray,
+           radius: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """One blob of touching stones shared out: each pixel goes to the stone it is nearest in
+    place (in units of that stone's radius, from centres that start where the stones were
+    predicted) and in colour (each stone's colour at rest); a few rounds of this k-means give
+    each stone its own centre. Returns per stone: centre, mean colour, pixel count."""
+    centres = np.asarray(seeds, dtype=np.float64).copy()
+    known = np.isfinite(colours).all(axis=1)
+    hue = np.zeros((len(pts), len(seeds)))
+    if known.all():
+        hue = ((cols[:, None] - colours[None]) ** 2).sum(axis=2) / SPLIT_LEVELS ** 2
+    for _ in range(4):
+        d = ((pts[:, None] - centres[None]) ** 2).sum(axis=2) / radius[None] ** 2 + hue
+        owner = d.argmin(axis=1)
+        for q in range(len(seeds)):
+            if (owner == q).any():
+                centres[q] = pts[owner == q].mean(axis=0)
+    return [(centres[q], cols[owner == q].mean(axis=0) if (owner == q).any() else colours[q],
+             float(np.count_nonzero(owner == q))) for q in range(len(seeds))]
+
+
+def patch_shift(a: np.ndarray, b: np.ndarray, rounds: int = 8) -> np.ndarray | None:
+    """The shift (dx, dy) in pixels that moves patch ``a``'s content to where it is in ``b``
+    (same size, grey), to a small fraction of a pixel, or None when the patch cannot tell.
+
+    Gauss-Newton (Lucas-Kanade) on the whole patch, weighted to its middle, with the exposure
+    matched: noise averages out over every pixel of the stone's edge, where two independent
+    detections each carry their own error. Reliable for shifts up to a pixel or two; a larger
+    one, a flat patch (no stone, only noise) or a patch where something else changed (a stone
+    came into it) gives None."""
+    a = a.astype(np.float32)
+    b = b.astype(np.float32)
+    n = a.shape[0]
+    win = cv2.createHanningWindow(a.shape[::-1], cv2.CV_32F)
+    smooth = cv2.GaussianBlur(a, (3, 3), 0.7)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3) / 8
+    g = np.array([[np.sum(win * gx * gx), np.sum(win * gx * gy)],
+                  [np.sum(win * gx * gy), np.sum(win * gy * gy)]], dtype=np.float64)
+    if np.linalg.eigvalsh(g)[0] <= 1e-6:
+        return None
+    d = np.zeros(2)
+    for _ in range(rounds):
+        m = np.float32([[1, 0, d[0]], [0, 1, d[1]]])
+        bw = cv2.warpAffine(b, m, a.shape[::-1], flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_REPLICATE)
+        gain = float(np.sum(win * a) / max(float(np.sum(win * bw)), 1e-6))
+        e = bw * gain - a
+        step = -np.linalg.solve(g, [np.sum(win * gx * e), np.sum(win * gy * e)])
+        d += step
+        if np.abs(d).max() > n / 4:
+            return None
+        if np.abs(step).max() < 0.005:
+            break
+    noise = float(np.sum(win * e * e) / np.sum(win))
+    sd = np.sqrt(noise * float(np.linalg.inv(g).trace()))
+    return d if sd <= SHIFT_SD_PX else None
+
+
+def _drop_excursions(xy: np.ndarray, reach: float) -> None:
+    """Unsee (in place) what a lost track jumped to and jumped back from: a stone lost (under
+    the hand) that seems to go far off and then turns up again near the line it was on took a
+    shadow or a speck for itself meanwhile; a sliding stone does not go there and back."""
+    while True:
+        seen = np.flatnonzero(~np.isnan(xy[:, 0]))
+        cuts = [k + 1 for k in range(len(seen) - 1) if seen[k + 1] - seen[k] > 1
+                and np.linalg.norm(xy[seen[k + 1]] - xy[seen[k]]) > reach]
+        bounds = [0, *cuts, len(seen)]
+        for i in range(1, len(bounds) - 2):  # sightings seen[a:b], with a far jump on each side
+            a, b = bounds[i], bounds[i + 1]
+            before, after = xy[seen[a - 1]], xy[seen[b]]
+            out = np.linalg.norm(xy[seen[a]] - before) + np.linalg.norm(after - xy[seen[b - 1]])
+            if np.linalg.norm(after - before) < 0.5 * out:
+                xy[seen[a:b]] = np.nan
+                break
+        else:
+            return
+
+
+def _tail_rest(xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
+    """Where a stone's track came to rest (its last three sightings still, within half its size),
+    corrected by the blob's bias seen at its start; None if it was not seen to the end."""
+    tail = xy[-3:]
+    if len(tail) < 3 or np.isnan(tail).any() or \
+            np.linalg.norm(tail[-1] - tail[0]) >= 0.5 * _radius(fp):
+        return None
+    head = _rest_bias(xy, fp.centre, _radius(fp), from_end=False)
+    return tail.mean(axis=0) + (head[1] if head else 0.0)
+
+
+def _area(fp: Footprint) -> float:
+    return float(cv2.contourArea(fp.outline.astype(np.float32))) if len(fp.outline) >= 3 else 0.0
 
 
 def _last_seen(xy: np.ndarray, default: np.ndarray) -> np.ndarray:

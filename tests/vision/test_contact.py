@@ -1,0 +1,221 @@
+"""Tracks through contacts and the contacts the judge calls, on short drawn clips (not the scene
+generator): the script of each clip is the truth, to the millimetre.
+
+Rules: RULINGS.md Rocca (Rubber Band: touching a gate piece is a foul even when the shooter goes
+through; a clear passes only when the shooter hits the other piece), rocca.txt "Fouls".
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
+from tests.vision.judge_clips import GATE, SIZE_MM, Composer
+from vision.judge import Episode, Footprint, Track, convex, judge_episode
+from vision.live import LiveJudge
+from vision.tracking import patch_shift
+
+FPS = 30.0
+R = 14.0  # the drawn stones' radius (mm), before their wobble
+
+
+def _run(frames: list[np.ndarray]):
+    judge = LiveJudge(SIZE_MM, FPS)
+    decisions = list(judge.run((f, i / FPS) for i, f in enumerate(frames)))
+    return [e for d in decisions for e in d.events], judge
+
+
+def _approach(c: Composer, where: dict[int, tuple[float, float]], at: tuple[float, float]):
+    """The arm reaching in from the West edge until its fingertip is just behind ``at``."""
+    tip = c.px((at[0] - 16, at[1]))
+    frames = []
+    for j in range(1, 9):
+        f = c.frame(where)
+        draw_hand(f, (0, tip[1]), (int(tip[0] * j / 8), tip[1]), width=40)
+        frames.append(f)
+    return frames, tip
+
+
+def _shot(c: Composer, still: dict[int, tuple[float, float]], paths: dict[int, list]) -> list:
+    """Rest, a flick of stone 2 (the arm withdrawing), every stone along its scripted path (one
+    position a frame; a path ends where the stone rests), then rest."""
+    start = {**still, **{k: p[0] for k, p in paths.items()}}
+    frames = [c.frame(start) for _ in range(12)]
+    hand, tip = _approach(c, start, paths[2][0])
+    frames += hand
+    for j in range(1, max(len(p) for p in paths.values())):
+        f = c.frame({**still, **{k: p[min(j, len(p) - 1)] for k, p in paths.items()}})
+        if j < 5:
+            draw_hand(f, (0, tip[1]), (int(tip[0] * (1 - j / 5)) + 1, tip[1]), width=40)
+        frames.append(f)
+    end = {**still, **{k: p[-1] for k, p in paths.items()}}
+    return frames + [c.frame(end) for _ in range(20)]
+
+
+def _slide(a, b, steps: int) -> list[tuple[float, float]]:
+    """Friction: fast, then slowing to rest at ``b``."""
+    t = 1 - (1 - np.arange(steps + 1) / steps) ** 2
+    return [(a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s) for s in t]
+
+
+def _clear(hit: bool) -> list[np.ndarray]:
+    """Two stones: the shooter (2) slides East at the other (3). Hitting, it stops against it
+    (the two touching at rest, one blob) and pushes it 9 mm; missing, it stops 20 mm short."""
+    target = (260.0, 150.0)
+    c = Composer([GATE[0], GATE[1], (90.0, 150.0), target])
+    if not hit:
+        return _shot(c, {}, {2: _slide((90.0, 150.0), (212.0, 150.0), 14), 3: [target]})
+    into = _slide((90.0, 150.0), (2 * R + target[0] - 30.0, 150.0), 12)[:-3]
+    contact = into[-1]
+    shooter = into + [(contact[0] + 1.0 * k, 150.0) for k in range(1, 4)]
+    pushed = [target] * len(into) + [(target[0] + d, 150.0) for d in (4.0, 7.0, 8.5, 9.0)]
+    return _shot(c, {}, {2: shooter, 3: pushed})
+
+
+@pytest.fixture(scope="module")
+def clears():
+    return {hit: _run(_clear(hit)) for hit in (True, False)}
+
+
+def test_clear_that_hits_and_rests_against_the_other_stone_passes(clears):
+    """RULINGS Rocca, clears: a clear passes when the shooter hits the other piece. The two end
+    touching (one blob at rest): the tracks keep both identities through the contact, and both
+    stones are reported where they came to rest."""
+    events, judge = clears[True]
+    (shot,) = [e for e in events if e["type"] == "shot"]
+    assert (shot["kind"], shot["verdict"], shot["fouls"]) == ("clear", "pass", [])
+    rest = sorted(tuple(f.centre) for f in judge.rest.values())
+    assert len(rest) == 2 and [e["type"] for e in events] == ["shot"]
+    assert np.hypot(*np.subtract(rest[1], (269.0, 150.0))) < 3.0  # the struck stone, pushed 9 mm
+
+
+def test_clear_that_stops_short_is_missed(clears):
+    """RULINGS Rocca, clears: stopping short of the other piece is a missed clear."""
+    events, _ = clears[False]
+    (shot,) = [e for e in events if e["type"] == "shot"]
+    assert (shot["kind"], shot["verdict"], shot["fouls"]) == ("clear", "foul", ["missed_clear"])
+
+
+def _gate_pass(lane: float, push: float) -> list[np.ndarray]:
+    """The shooter (2) slides West to East through the gate along y = ``lane``, past gate stone
+    0 at (200, 100); the gate stone is pushed ``push`` mm North while the shooter passes it."""
+    c = Composer([*GATE, (90.0, lane)])
+    path = _slide((90.0, lane), (320.0, lane), 16)
+    passing = next(k for k, p in enumerate(path) if p[0] >= GATE[0][0])
+    gate = [GATE[0]] * passing + [(GATE[0][0], GATE[0][1] - push)]
+    return _shot(c, {1: GATE[1]}, {2: path, 0: gate})
+
+
+def test_near_pass_by_a_gate_stone_that_did_not_move_is_no_touch():
+    """RULINGS Rocca, Rubber Band: a shot through the gate passes unless it touched a gate piece.
+    The shooter passes 3 mm from a gate stone, which does not move at all (its patch of the
+    picture is unchanged): no touch, whatever the track's millimetre of error."""
+    events, _ = _run(_gate_pass(GATE[0][1] + 2 * R + 3.0, 0.0))
+    (shot,) = events
+    assert (shot["kind"], shot["verdict"], shot["fouls"]) == ("gate", "pass", [])
+    assert len(shot["gate"]) == 2 and shot["shooter"] not in shot["gate"]
+
+
+def test_touching_a_gate_stone_is_a_foul_even_when_the_shooter_goes_through():
+    """RULINGS Rocca, Rubber Band: touching a gate piece is a foul even when the shooter goes
+    through. The shooter grazes a gate stone, which moves a millimetre (under a pixel and a
+    half here, less than two detections can tell apart)."""
+    events, _ = _run(_gate_pass(GATE[0][1] + 2 * R - 1.0, 1.0))
+    (shot,) = events
+    assert shot["verdict"] == "foul" and shot["fouls"] == ["touched_gate"]
+    assert len(shot["gate"]) == 2 and shot["shooter"] not in shot["gate"]
+
+
+def test_a_stone_nudged_under_the_hand_is_no_shot():
+    """A hand comes down on a stone and shifts it 8 mm while covering it (reaching for another),
+    then leaves: no shot (a flick sends a stone sliding away from the finger), and the stone is
+    reported moved by as much as it was."""
+    start, moved = (250.0, 150.0), (256.0, 155.0)
+    c = Composer([*GATE, start])
+    frames = [c.frame({0: GATE[0], 1: GATE[1], 2: start}) for _ in range(12)]
+    entry = (c.px(start)[0], 0)
+    for j in range(1, 21):
+        t = min(1.0, max(0.0, (j - 8) / 6))  # the stone moves only while the hand is on it
+        where = (start[0] + (moved[0] - start[0]) * t, start[1] + (moved[1] - start[1]) * t)
+        f = c.frame({0: GATE[0], 1: GATE[1], 2: where})
+        reach = min(j, 8) / 8 if j <= 16 else (20 - j) / 4
+        tip = c.px(where)
+        draw_hand(f, entry, (tip[0], int(tip[1] * reach)), width=50)
+        frames.append(f)
+    frames += [c.frame({0: GATE[0], 1: GATE[1], 2: moved}) for _ in range(20)]
+    judge = LiveJudge(SIZE_MM, FPS)
+    assert judge.feed(frames[0], 0.0) is None  # calibrates, finds the stones at rest
+    was = {i: f.centre for i, f in judge.rest.items()}
+    decisions = list(judge.run((f, i / FPS) for i, f in enumerate(frames[1:], start=1)))
+    assert not [e for d in decisions for e in d.events if e["type"] == "shot"]
+    assert set(judge.rest) == set(was)  # the same three stones, none new, none taken
+    moves = sorted(float(np.hypot(*(judge.rest[i].centre - was[i]))) for i in was)
+    assert moves[:2] == [0.0, 0.0] and abs(moves[2] - np.hypot(6.0, 5.0)) < 1.5
+
+
+def test_patch_shift_measures_a_fraction_of_a_pixel():
+    """The gate stone's own patch, compared before and after, tells a shift of a few tenths of a
+    pixel (noise and all); a patch with nothing to lock on (bare board) tells nothing."""
+    rng = np.random.default_rng(3)
+    drawn = draw_scene([DrawnStone(200.0, 150.0, R, (40, 40, 160), 1)], size_mm=SIZE_MM)
+    scene = drawn.image
+    x, y = np.round(drawn.project(np.array([[200.0, 150.0]]))[0]).astype(int)
+    moved = cv2.warpAffine(scene, np.float32([[1, 0, 0.4], [0, 1, -0.25]]), scene.shape[1::-1],
+                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def patch(img: np.ndarray, cx: int, cy: int) -> np.ndarray:
+        noisy = img.astype(np.float32) + rng.normal(0, 2.5, img.shape)
+        grey = cv2.cvtColor(np.clip(noisy, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        return grey[cy - 24:cy + 24, cx - 24:cx + 24]
+
+    d = patch_shift(patch(scene, x, y), patch(moved, x, y))
+    assert d is not None and np.abs(d - (0.4, -0.25)).max() < 0.08
+    still = patch_shift(patch(scene, x, y), patch(scene, x, y))
+    assert still is not None and np.hypot(*still) < 0.08
+    assert patch_shift(patch(scene, x, y - 120), patch(scene, x, y - 120)) is None
+
+
+def _disc(sid: int, x: float, y: float) -> Footprint:
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    return Footprint(sid, np.array([x, y]), convex(np.stack([x + R * np.cos(a), y + R * np.sin(a)], 1)), True)
+
+
+@pytest.mark.parametrize("shift,expect", [(0.05, "pass"), (None, "foul"), (0.8, "foul")])
+def test_a_graze_within_the_tracks_error_is_decided_by_whether_the_gate_stone_moved(shift, expect):
+    """RULINGS Rocca, Rubber Band (touching a gate piece is a foul). The track overlaps a gate
+    stone by 1.5 mm, within a track's error: if its patch shows it did not move at all, there was
+    no touch; if it moved (0.8 mm, far below what two detections can tell), it was touched;
+    without that evidence overlapping footprints count as a touch."""
+    before = {0: _disc(0, 100, 200), 1: _disc(1, 200, 150), 2: _disc(2, 200, 250)}
+    after = {**before, 0: _disc(0, 300, 178)}
+    xy = np.stack([np.linspace(100, 300, 30), np.linspace(200, 178, 30)], axis=1)
+    xy[12:18, 1] = 176.5  # the closest pass: 26.5 mm between centres, 1.5 mm of overlap
+    tracks = {0: Track(0, np.arange(10, 40), xy, np.ones(30, bool))}
+    ep = Episode(5, 60, 60.0, before, after, tracks, {0: 10},
+                 shift={} if shift is None else {1: shift, 2: 0.02})
+    (e,) = judge_episode(ep)
+    assert e["verdict"] == expect and (("touched_gate" in e["fouls"]) == (expect == "foul"))
+
+
+def test_a_graze_the_patch_contradicts_is_for_the_players():
+    """Deeper overlap on the track (2.5 mm) than a track's error explains, yet the gate stone did not
+    move at all: the evidence disagrees, so the verdict is unsure with the reason."""
+    before = {0: _disc(0, 100, 200), 1: _disc(1, 200, 150), 2: _disc(2, 200, 250)}
+    after = {**before, 0: _disc(0, 300, 178)}
+    xy = np.stack([np.linspace(100, 300, 30), np.linspace(200, 178, 30)], axis=1)
+    xy[12:18, 1] = 175.5
+    tracks = {0: Track(0, np.arange(10, 40), xy, np.ones(30, bool))}
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, after, tracks, {0: 10}, shift={1: 0.05}))
+    assert e["verdict"] == "unsure" and "did not move" in e["why"]
+
+
+def test_a_stone_the_hand_only_nudged_makes_no_shot():
+    """A stone moved only under the hand and still near its place (Episode.pushed) is no shot;
+    a stone that moved by a flick beside it still is."""
+    before = {0: _disc(0, 100, 200), 1: _disc(1, 300, 200)}
+    nudged = {**before, 0: _disc(0, 106, 204)}
+    assert judge_episode(Episode(5, 60, 60.0, before, nudged, pushed={0})) == []
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, nudged))
+    assert e["type"] == "shot"
