@@ -407,6 +407,7 @@ def _complete_crescents(cand: np.ndarray, min_d: float, max_d: float) -> np.ndar
 
 
 CONTRAST_FRACTION = 0.3
+HALO_FRACTION = 0.15  # a piece beside a stone with less contrast than this share of the stone's is its halo
 
 
 def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_d: float, threshold: float,
@@ -432,14 +433,20 @@ def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_
     found = [core]
     rest = part & (1 - cv2.dilate(core, np.ones((3, 3), np.uint8)))
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, _disk(min_d * 0.6))
-    if depth < 2 and rest.sum() >= min_px:
+    # a piece left aside is a whole stone of its own, at least the smallest stone's size (its
+    # core was not shrunk), and more than a halo: ringing, glare and blur around a stone are a
+    # fixed fraction of the stone's own contrast, a touching stone's contrast is its own
+    min_aside = np.pi * (min_d / 2) ** 2
+    if depth < 2 and rest.sum() >= min_aside:
         n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
         for i in range(1, n):
-            if stats[i, 4] < min_px:
+            if stats[i, 4] < min_aside:
                 continue
             piece = (labels == i).astype(np.uint8)
-            if (shadow & piece).sum() > 0.5 * stats[i, 4]:
-                continue  # the stone's own cast shadow
+            if (shadow & piece).sum() > 0.5 * stats[i, 4] and _roundness(piece) < MIN_ROUNDNESS:
+                continue  # the stone's own cast shadow (a crescent; a round piece is a stone of the surface's colour)
+            if _quantile(z[piece > 0], 0.9) < HALO_FRACTION * level:
+                continue  # the stone's halo
             found += _contrast_outlines(piece, z, shadow, min_d, threshold, depth + 1)
     return found
 
@@ -482,7 +489,12 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     if core.sum() < 0.5 * part.sum():
         return part
     # the stone's own shaded rim is shade-like too: keep what the core encloses
-    return _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
+    trimmed = _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
+    # a cut that turns a round footprint into a ragged one took a bite out of a stone whose
+    # shaded side looks like shade (a cast shadow makes a footprint lopsided, not round)
+    if _roundness(trimmed) < MIN_ROUNDNESS and _roundness(part) >= ROUND:
+        return part
+    return trimmed
 
 
 def _split(comp: np.ndarray, z: np.ndarray, ycc: np.ndarray, min_d: float) -> list[np.ndarray]:
@@ -599,6 +611,7 @@ def _cut_at_waists(part: np.ndarray, min_d: float, depth: int = 0) -> list[np.nd
 
 
 MIN_ROUNDNESS = 0.55  # a piece cut off at a waist fills this much of its enclosing circle (a stone, not a strip)
+ROUND = 0.7  # a footprint this round is one whole stone (a disc of a few pixels fills 0.7-0.85)
 
 
 def _roundness(mask: np.ndarray) -> float:

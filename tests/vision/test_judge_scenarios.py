@@ -24,11 +24,9 @@ KNOWN_MISSES = {
     ("pickup", 100): "the hand pauses between the two stones: two pickups instead of one",
     ("gate_pass", 101): MERGED, ("clear_pass", 101): MERGED, ("gate_pass_hit", 101): MERGED,
     ("pickup", 101): "a stone moved by the pinching hand is called a shot",
-    ("drop_splash", 101): "a dropped stone is missed at rest and found later: called a shot",
-    ("drop", 101): "one stone too many found at rest after the drop (5 landed, truth 4)",
     ("gate_not_through", 101): "a near pass by a gate stone is taken for a touch: touched_gate, not not_through",
     ("gate_touch", 100): "the touch is not seen on the tracks: a foul, but not_through, not touched_gate",
-    ("gate_off_board", 101): "a stone on the board is missed at rest: two on the board, called a clear",
+    ("gate_off_board", 101): "a near pass by a gate stone is taken for a touch: touched_gate added",
     ("clear_miss", 100): "a false stone on the board: three on the board, called a gate shot",
 }
 SCENARIO_SEEDS = [
