@@ -365,7 +365,7 @@ def detect_stones(
         shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg(slice(y0, y1), slice(x0, x1)))
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
-        for part in _split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d):
+        for part in _join_shadows(_split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 for one in _cut_at_waists(_trim_shadow(piece, shadow, min_d), min_d):
                     st = _stone(one, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
@@ -486,7 +486,8 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     if not sh.any():
         return part
     core = cv2.morphologyEx(part & (1 - sh), cv2.MORPH_OPEN, _disk(min_d * 0.3))
-    if core.sum() < 0.5 * part.sum():
+    # what is left must be a stone: most of the footprint, or a whole round stone beside its shadow
+    if core.sum() < 0.5 * part.sum() and (core.sum() < np.pi * (min_d / 2) ** 2 or _roundness(core) < ROUND):
         return part
     # the stone's own shaded rim is shade-like too: keep what the core encloses
     trimmed = _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
@@ -495,6 +496,32 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     if _roundness(trimmed) < MIN_ROUNDNESS and _roundness(part) >= ROUND:
         return part
     return trimmed
+
+
+def _join_shadows(parts: list[np.ndarray], shadow: np.ndarray) -> list[np.ndarray]:
+    """Give a stone back its cast shadow when the split took it for a stone of its own.
+
+    A stone's shadow is as strong as the stone itself where the stone is close to the surface's
+    brightness (a white stone on a light board), so the split may find two summits: the stone and
+    its shadow. A part that looks like shade (mostly the surface's own colour, darker) and is a
+    crescent rather than a disc joins the stone it touches most; the shadow trim then takes it off again.
+    """
+    if len(parts) < 2:
+        return parts
+    shade = [(shadow & p).sum() > 0.5 * p.sum() and _roundness(p) < CRESCENT for p in parts]
+    if all(shade) or not any(shade):
+        return parts
+    stones = [p for p, s in zip(parts, shade, strict=True) if not s]
+    for p, s in zip(parts, shade, strict=True):
+        if s:
+            grown = cv2.dilate(p, np.ones((3, 3), np.uint8))
+            touch = [int((grown & q).sum()) for q in stones]
+            k = int(np.argmax(touch))
+            if touch[k]:
+                stones[k] = stones[k] | p
+            else:
+                stones.append(p)
+    return stones
 
 
 def _split(comp: np.ndarray, z: np.ndarray, ycc: np.ndarray, min_d: float) -> list[np.ndarray]:
@@ -612,6 +639,7 @@ def _cut_at_waists(part: np.ndarray, min_d: float, depth: int = 0) -> list[np.nd
 
 MIN_ROUNDNESS = 0.55  # a piece cut off at a waist fills this much of its enclosing circle (a stone, not a strip)
 ROUND = 0.7  # a footprint this round is one whole stone (a disc of a few pixels fills 0.7-0.85)
+CRESCENT = 0.62  # a piece of shade less round than this is a cast shadow (seen: shadows 0.47-0.59, stones 0.64-0.65)
 
 
 def _roundness(mask: np.ndarray) -> float:

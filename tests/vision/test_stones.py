@@ -14,7 +14,7 @@ from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.stills import SEEDS, has_hand, still
 from vision.board import find_board
 from vision.hands import hand_mask
-from vision.stones import FrameError, StoneParams, _trim_shadow, detect_stones
+from vision.stones import FrameError, StoneParams, _join_shadows, _trim_shadow, detect_stones
 from vision.synth import generate_clip
 
 SIZE = (400.0, 300.0)
@@ -317,3 +317,22 @@ def test_shade_trimming_takes_a_cast_shadow_off_but_no_bite_out_of_a_stone():
     cv2.circle(shadow, (22, 22), 8, 1, -1)
     shadow &= 1 - stone
     assert np.array_equal(_trim_shadow(stone | shadow, shadow, 6.0), stone)
+
+
+def test_a_shadow_split_off_as_a_stone_of_its_own_goes_back_to_its_stone():
+    """A white stone on a light board is barely brighter than the board, its shadow as strong as
+    the stone: the split sees two summits. A crescent of shade is the stone's shadow (one stone,
+    not two: a drop of one stone counted as two); a disc of shade is a stone of the board's colour
+    touching it (two stones)."""
+    stone = np.zeros((40, 40), np.uint8)
+    cv2.circle(stone, (15, 20), 8, 1, -1)
+    crescent = np.zeros_like(stone)
+    cv2.circle(crescent, (20, 20), 9, 1, -1)
+    crescent &= 1 - stone
+    joined = _join_shadows([stone, crescent], crescent.copy())
+    assert len(joined) == 1 and np.array_equal(joined[0], stone | crescent)
+
+    dark = np.zeros_like(stone)
+    cv2.circle(dark, (31, 20), 8, 1, -1)
+    dark &= 1 - stone
+    assert len(_join_shadows([stone, dark], dark.copy())) == 2
