@@ -268,16 +268,9 @@ class _Surface:
             padded = np.concatenate([prof[:1]] * slack + [prof] + [prof[-1:]] * slack)  # edge rows repeated
             n_rows = strip.shape[0]
             luma = padded[..., 0]  # luma decides: edges are mostly light and shade
-            best = np.zeros(strip.shape[:2], np.uint8)
-            best_err = np.abs(strip[..., 0] - luma[:n_rows])
-            for shift in range(1, 2 * slack + 1):
-                err = np.abs(strip[..., 0] - luma[shift: shift + n_rows])
-                best[err < best_err] = shift
-                np.minimum(best_err, err, out=best_err)
-            chosen = padded[:n_rows]
-            for shift in range(1, 2 * slack + 1):
-                chosen = np.where((best == shift)[..., None], padded[shift: shift + n_rows], chosen)
-            fitted = strip - chosen
+            err = np.abs(strip[None, ..., 0] - np.stack([luma[k: k + n_rows] for k in range(2 * slack + 1)]))
+            rows = err.argmin(axis=0) + np.arange(n_rows)[:, None]  # the first best shift, per pixel
+            fitted = strip - padded[rows, np.arange(strip.shape[1])[None, :]]
             if axis == 0:
                 diff[r0:r1, c0:c1] = fitted
             else:
