@@ -268,16 +268,9 @@ class _Surface:
             padded = np.concatenate([prof[:1]] * slack + [prof] + [prof[-1:]] * slack)  # edge rows repeated
             n_rows = strip.shape[0]
             luma = padded[..., 0]  # luma decides: edges are mostly light and shade
-            best = np.zeros(strip.shape[:2], np.uint8)
-            best_err = np.abs(strip[..., 0] - luma[:n_rows])
-            for shift in range(1, 2 * slack + 1):
-                err = np.abs(strip[..., 0] - luma[shift: shift + n_rows])
-                best[err < best_err] = shift
-                np.minimum(best_err, err, out=best_err)
-            chosen = padded[:n_rows]
-            for shift in range(1, 2 * slack + 1):
-                chosen = np.where((best == shift)[..., None], padded[shift: shift + n_rows], chosen)
-            fitted = strip - chosen
+            err = np.abs(strip[None, ..., 0] - np.stack([luma[k: k + n_rows] for k in range(2 * slack + 1)]))
+            rows = err.argmin(axis=0) + np.arange(n_rows)[:, None]  # the first best shift, per pixel
+            fitted = strip - padded[rows, np.arange(strip.shape[1])[None, :]]
             if axis == 0:
                 diff[r0:r1, c0:c1] = fitted
             else:
@@ -365,7 +358,7 @@ def detect_stones(
         shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg(slice(y0, y1), slice(x0, x1)))
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
-        for part in _split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d):
+        for part in _join_shadows(_split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 for one in _cut_at_waists(_trim_shadow(piece, shadow, min_d), min_d):
                     st = _stone(one, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
@@ -407,6 +400,7 @@ def _complete_crescents(cand: np.ndarray, min_d: float, max_d: float) -> np.ndar
 
 
 CONTRAST_FRACTION = 0.3
+HALO_FRACTION = 0.15  # a piece beside a stone with less contrast than this share of the stone's is its halo
 
 
 def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_d: float, threshold: float,
@@ -432,14 +426,20 @@ def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_
     found = [core]
     rest = part & (1 - cv2.dilate(core, np.ones((3, 3), np.uint8)))
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, _disk(min_d * 0.6))
-    if depth < 2 and rest.sum() >= min_px:
+    # a piece left aside is a whole stone of its own, at least the smallest stone's size (its
+    # core was not shrunk), and more than a halo: ringing, glare and blur around a stone are a
+    # fixed fraction of the stone's own contrast, a touching stone's contrast is its own
+    min_aside = np.pi * (min_d / 2) ** 2
+    if depth < 2 and rest.sum() >= min_aside:
         n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
         for i in range(1, n):
-            if stats[i, 4] < min_px:
+            if stats[i, 4] < min_aside:
                 continue
             piece = (labels == i).astype(np.uint8)
-            if (shadow & piece).sum() > 0.5 * stats[i, 4]:
-                continue  # the stone's own cast shadow
+            if (shadow & piece).sum() > 0.5 * stats[i, 4] and _roundness(piece) < MIN_ROUNDNESS:
+                continue  # the stone's own cast shadow (a crescent; a round piece is a stone of the surface's colour)
+            if _quantile(z[piece > 0], 0.9) < HALO_FRACTION * level:
+                continue  # the stone's halo
             found += _contrast_outlines(piece, z, shadow, min_d, threshold, depth + 1)
     return found
 
@@ -479,10 +479,42 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     if not sh.any():
         return part
     core = cv2.morphologyEx(part & (1 - sh), cv2.MORPH_OPEN, _disk(min_d * 0.3))
-    if core.sum() < 0.5 * part.sum():
+    # what is left must be a stone: most of the footprint, or a whole round stone beside its shadow
+    if core.sum() < 0.5 * part.sum() and (core.sum() < np.pi * (min_d / 2) ** 2 or _roundness(core) < ROUND):
         return part
     # the stone's own shaded rim is shade-like too: keep what the core encloses
-    return _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
+    trimmed = _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
+    # a cut that turns a round footprint into a ragged one took a bite out of a stone whose
+    # shaded side looks like shade (a cast shadow makes a footprint lopsided, not round)
+    if _roundness(trimmed) < MIN_ROUNDNESS and _roundness(part) >= ROUND:
+        return part
+    return trimmed
+
+
+def _join_shadows(parts: list[np.ndarray], shadow: np.ndarray) -> list[np.ndarray]:
+    """Give a stone back its cast shadow when the split took it for a stone of its own.
+
+    A stone's shadow is as strong as the stone itself where the stone is close to the surface's
+    brightness (a white stone on a light board), so the split may find two summits: the stone and
+    its shadow. A part that looks like shade (mostly the surface's own colour, darker) and is a
+    crescent rather than a disc joins the stone it touches most; the shadow trim then takes it off again.
+    """
+    if len(parts) < 2:
+        return parts
+    shade = [(shadow & p).sum() > 0.5 * p.sum() and _roundness(p) < CRESCENT for p in parts]
+    if all(shade) or not any(shade):
+        return parts
+    stones = [p for p, s in zip(parts, shade, strict=True) if not s]
+    for p, s in zip(parts, shade, strict=True):
+        if s:
+            grown = cv2.dilate(p, np.ones((3, 3), np.uint8))
+            touch = [int((grown & q).sum()) for q in stones]
+            k = int(np.argmax(touch))
+            if touch[k]:
+                stones[k] = stones[k] | p
+            else:
+                stones.append(p)
+    return stones
 
 
 def _split(comp: np.ndarray, z: np.ndarray, ycc: np.ndarray, min_d: float) -> list[np.ndarray]:
@@ -599,6 +631,8 @@ def _cut_at_waists(part: np.ndarray, min_d: float, depth: int = 0) -> list[np.nd
 
 
 MIN_ROUNDNESS = 0.55  # a piece cut off at a waist fills this much of its enclosing circle (a stone, not a strip)
+ROUND = 0.7  # a footprint this round is one whole stone (a disc of a few pixels fills 0.7-0.85)
+CRESCENT = 0.62  # a piece of shade less round than this is a cast shadow (seen: shadows 0.47-0.59, stones 0.64-0.65)
 
 
 def _roundness(mask: np.ndarray) -> float:

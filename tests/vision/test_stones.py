@@ -14,7 +14,7 @@ from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.stills import SEEDS, has_hand, still
 from vision.board import find_board
 from vision.hands import hand_mask
-from vision.stones import FrameError, StoneParams, detect_stones
+from vision.stones import FrameError, StoneParams, _join_shadows, _trim_shadow, detect_stones
 from vision.synth import generate_clip
 
 SIZE = (400.0, 300.0)
@@ -257,3 +257,82 @@ def test_small_touching_stones_of_different_colours_are_separated():
     assert len(found) == 4
     for st in pairs:
         assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.5
+
+
+def _with_halo(scene, stone: DrawnStone, board_bgr, strength: float) -> np.ndarray:
+    """The scene's image with a camera's ringing beside one stone: a band just outside its rim on
+    one side, shifted away from the stone's colour by `strength` of the stone's contrast."""
+    x, y, r = stone.x_mm, stone.y_mm, stone.radius_mm
+    arc = np.linspace(-0.9, 0.9, 20)
+    band_mm = np.concatenate([np.stack([x + (r + 2) * np.cos(arc), y + (r + 2) * np.sin(arc)], axis=1),
+                              np.stack([x + (r + 9) * np.cos(arc[::-1]), y + (r + 9) * np.sin(arc[::-1])], axis=1)])
+    band = np.zeros(scene.image.shape[:2], np.uint8)
+    cv2.fillPoly(band, [np.round(scene.project(band_mm)).astype(np.int32)], 255)
+    band = cv2.GaussianBlur(band, (0, 0), 1.0).astype(np.float32)[..., None] / 255
+    shift = strength * (np.float32(board_bgr) - np.float32(stone.colour_bgr))
+    return np.clip(scene.image + band * shift, 0, 255).astype(np.uint8)
+
+
+def test_the_halo_of_a_vivid_stone_is_not_another_stone():
+    """Sharpening and JPEG ring around a vivid stone: a faint band of the opposite colour beside
+    it. A false stone there changes the count of a drop and the kind of a shot (gate or clear)."""
+    board_bgr = (60, 110, 170)
+    st = DrawnStone(200, 150, 12, (230, 90, 30), 3)
+    scene = draw_scene([st], board_bgr=board_bgr, table_bgr=(40, 60, 90))
+    image = _with_halo(scene, st, board_bgr, 0.1)
+    found = detect_stones(image, find_board(image, SIZE), params=FLAT)
+    assert len(found) == 1
+    assert error(found[0], st.x_mm, st.y_mm) < 2.0
+
+
+@pytest.mark.parametrize("board_bgr", [(200, 200, 205), (60, 110, 170)])
+@pytest.mark.parametrize("radius", [10, 12])
+def test_a_stone_of_the_boards_colour_touching_a_vivid_one_is_found(board_bgr, radius):
+    """A stone of the board's own colour, a little darker, looks like shade; touching a vivid
+    stone it must not be taken for that stone's cast shadow (a missed stone at rest turns a gate
+    shot into a clear). Its shadow widens it, as for any stone of the board's colour."""
+    vivid = DrawnStone(200, 150, 12, (230, 90, 30), 3)
+    faint = DrawnStone(200 + 12 + radius - 0.5, 152, radius, tuple(max(c - 15, 0) for c in board_bgr), 4)
+    scene = draw_scene([vivid, faint], board_bgr=board_bgr, table_bgr=(40, 60, 90))
+    found = detect_stones(scene.image, find_board(scene.image, SIZE), params=FLAT)
+    assert len(found) == 2
+    assert error(nearest(found, vivid.x_mm, vivid.y_mm), vivid.x_mm, vivid.y_mm) < 2.0
+    assert error(nearest(found, faint.x_mm, faint.y_mm), faint.x_mm, faint.y_mm) < 0.45 * radius + 1.0
+
+
+def test_shade_trimming_takes_a_cast_shadow_off_but_no_bite_out_of_a_stone():
+    """A stone of a colour close to the surface's has a shaded flank that looks like shade. A
+    cast shadow beside a stone makes its footprint lopsided and is cut off; a cut that would leave
+    a half-moon of a round footprint is a bite out of the stone itself, and the stone stays whole
+    (cut, it was dropped as not round enough: a stone missed at rest)."""
+    disc = np.zeros((40, 40), np.uint8)
+    cv2.circle(disc, (20, 20), 9, 1, -1)
+    flank = np.zeros_like(disc)
+    cv2.circle(flank, (29, 20), 9, 1, -1)
+    assert np.array_equal(_trim_shadow(disc, flank & disc, 6.0), disc)
+
+    stone = np.zeros_like(disc)
+    cv2.circle(stone, (18, 20), 8, 1, -1)
+    shadow = np.zeros_like(disc)
+    cv2.circle(shadow, (22, 22), 8, 1, -1)
+    shadow &= 1 - stone
+    assert np.array_equal(_trim_shadow(stone | shadow, shadow, 6.0), stone)
+
+
+def test_a_shadow_split_off_as_a_stone_of_its_own_goes_back_to_its_stone():
+    """A white stone on a light board is barely brighter than the board, its shadow as strong as
+    the stone: the split sees two summits. A crescent of shade is the stone's shadow (one stone,
+    not two: a drop of one stone counted as two); a disc of shade is a stone of the board's colour
+    touching it (two stones)."""
+    stone = np.zeros((40, 40), np.uint8)
+    cv2.circle(stone, (15, 20), 8, 1, -1)
+    crescent = np.zeros_like(stone)
+    cv2.circle(crescent, (20, 20), 9, 1, -1)
+    crescent &= 1 - stone
+    joined = _join_shadows([stone, crescent], crescent.copy())
+    assert len(joined) == 1 and np.array_equal(joined[0], stone | crescent)
+
+    dark = np.zeros_like(stone)
+    cv2.circle(dark, (31, 20), 8, 1, -1)
+    dark &= 1 - stone
+    assert len(_join_shadows([stone, dark], dark.copy())) == 2
