@@ -23,7 +23,6 @@ KNOWN_MISSES = {
     ("gate_pass", 101): MERGED, ("clear_pass", 101): MERGED, ("gate_pass_hit", 101): MERGED,
     ("pickup", 101): "a stone moved by the pinching hand is called a shot",
     ("gate_not_through", 101): "a near pass by a gate stone is taken for a touch: touched_gate, not not_through",
-    ("gate_off_board", 101): "a near pass by a gate stone is taken for a touch: touched_gate added",
 }
 SCENARIO_SEEDS = [
     pytest.param(name, seed, marks=pytest.mark.xfail(reason=KNOWN_MISSES[name, seed], strict=True))
