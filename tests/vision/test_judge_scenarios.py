@@ -18,12 +18,9 @@ from vision.synth import SCENARIOS, generate_clip
 # bench/vision.py measures more seeds of every scenario. Known misses are strict xfails naming
 # the cause: they turn into failures the day the judge gets them right.
 SEEDS = (100, 101)
-MERGED = "the hand comes back for the pickup before the scene is still: shot and pickup are one episode"
 KNOWN_MISSES = {
     ("clear_pass", 100): "the shooter's collision track is lost: the clear is called missed (a false foul)",
-    ("gate_pass", 101): MERGED, ("clear_pass", 101): MERGED, ("gate_pass_hit", 101): MERGED,
     ("pickup", 101): "a stone moved by the pinching hand is called a shot",
-    ("drop_splash", 101): "a dropped stone is missed at rest and found later: called a shot",
     ("drop", 101): "one stone too many found at rest after the drop (5 landed, truth 4)",
     ("gate_not_through", 101): "a near pass by a gate stone is taken for a touch: touched_gate, not not_through",
     ("gate_touch", 100): "the touch is not seen on the tracks: a foul, but not_through, not touched_gate",
