@@ -336,7 +336,7 @@ class MotionSegmenter:
         self.ref_full = rest_frame
         self._indices, self._frames, self._hands = (list(c) for c in carried)
         self._start = self._indices[0] if self._indices else index
-        self._stones, self._first = True, index
+        self._stones, self._first, self._stirred = True, index, None
         self._still, self._calm = (index, small), (index, small, frame)
         self._buffer(index, frame, hand)
         return seg
