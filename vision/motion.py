@@ -184,6 +184,9 @@ class MotionSegmenter:
     _clean: np.ndarray | None = None  # the last scene at rest without a hand
     _hand: np.ndarray | None = None  # the hand in the latest frame (thumbnail mask)
     _prev: np.ndarray | None = None
+    _prev2: np.ndarray | None = None  # the thumbnail before _prev
+    _prev_frame: np.ndarray | None = None  # the full frame of _prev
+    _stirred: np.ndarray | None = None  # where stones differed from the calm scene, last frame
     _start: int = -1
     _stones: bool = False  # a stone moved in this episode
     _first: int = -1  # the frame a stone first changed
@@ -226,7 +229,8 @@ class MotionSegmenter:
         self.ref_full = frame
         if hand_free or self._clean is None:
             self._clean = self._ref
-        self._prev, self._start, self._stones = self._ref, -1, False
+        self._prev = self._prev2 = self._ref
+        self._start, self._stones, self._stirred, self._prev_frame = -1, False, None, None
         self._still = self._calm = None
         self._indices, self._frames, self._hands = [], [], []
 
@@ -258,21 +262,30 @@ class MotionSegmenter:
         to_prev = change_mask(small, self._prev, level)
         if self._stones:
             to_calm = change_mask(small, self._calm[1], level)
+            stirred = to_calm & free
             if stones(to_prev) or stones(to_calm):
                 if index - self._calm[0] > self.lull_frames and hand.any() and \
                         cv2.countNonZero((to_prev | to_calm) & free & self._near(hand)) \
                         >= self.view.min_pixels and self._rested_away(hand):
                     seg = self._split(index, frame, small, hand)
-                    self._prev = small
+                    self._prev2, self._prev, self._prev_frame = self._prev, small, frame
                     return seg
-                self._calm = (index, small, frame)
+                fast = stones(change_mask(small, self._prev, 2 * level))
+                if fast or self._stirred is None or \
+                        cv2.countNonZero(stirred & self._stirred) >= self.view.min_pixels:
+                    # still changing; unless only the median lagged: at rest since the last frame
+                    last = fast or self._prev_frame is None or \
+                        cv2.countNonZero(to_prev & stirred) >= self.view.min_pixels
+                    self._calm = (index, self._steady(small), frame) if last else \
+                        (index - 1, self._steady(small), self._prev_frame)
+            self._stirred = stirred
         self._buffer(index, frame, hand)
         if not self._stones and stones(to_ref):
             self._stones, self._calm, self._first = True, (index, small, frame), index
         to_still = change_mask(small, self._still[1], level)
         if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
             self._still = (index, small)
-        self._prev = small
+        self._prev2, self._prev, self._prev_frame = self._prev, small, frame
         since = self._calm[0] if self._stones else self._still[0]
         if index - since + 1 < self.settle_frames:
             return None
@@ -281,6 +294,16 @@ class MotionSegmenter:
             if index - since + 1 < self.settle_frames:
                 return None
         return self._close(frame, since)
+
+    def _steady(self, small: np.ndarray) -> np.ndarray:
+        """The scene now without the flicker of any one frame: the median of the last three
+        thumbnails. Compression flickers at strong edges (board rim, markers) in patches as large
+        as half a small stone, one frame at a time but barely over the change threshold: a stone
+        is still moving where it changed from the calm scene in two frames running, or where the
+        picture changed from the last frame by twice the threshold (a fast stone is somewhere
+        else in every frame)."""
+        a, b = self._prev2, self._prev
+        return cv2.max(cv2.min(a, b), cv2.min(cv2.max(a, b), small))
 
     def _near(self, hand: np.ndarray) -> np.ndarray:
         """Where the hand is, widened by a stone's size: what it touches changes there."""
@@ -313,7 +336,7 @@ class MotionSegmenter:
         self.ref_full = rest_frame
         self._indices, self._frames, self._hands = (list(c) for c in carried)
         self._start = self._indices[0] if self._indices else index
-        self._stones, self._first = True, index
+        self._stones, self._first, self._stirred = True, index, None
         self._still, self._calm = (index, small), (index, small, frame)
         self._buffer(index, frame, hand)
         return seg

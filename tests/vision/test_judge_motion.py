@@ -25,13 +25,22 @@ def _scene(rng: np.random.Generator, square_at: float | None, noise: float = 3.0
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _flicker(rng: np.random.Generator, img: np.ndarray) -> None:
+    """Compression flicker: in each frame, a 12 px block somewhere along the table's edge jumps
+    by a little more than the change threshold (as a heavily compressed video does at edges)."""
+    x = int(rng.integers(0, 50)) * 12
+    img[456:468, x:x + 12] = np.clip(img[456:468, x:x + 12].astype(np.int16) + 14, 0, 255)
+
+
 def _run(positions: list[float | None], fps: float = 60.0, arms: list[int | None] | None = None,
-         frames: list[np.ndarray] | None = None):
+         frames: list[np.ndarray] | None = None, flicker: bool = False):
     rng = np.random.default_rng(1)
     seg = MotionSegmenter(fps, View(0, 0, 640, 480, thumb=4, track=2, stone=10))  # 40 px stones
     out = []
     for i, p in enumerate(positions):
         frame = _scene(rng, p, arm_to=arms[i] if arms else None)
+        if flicker:
+            _flicker(rng, frame)
         if frames is not None:
             frames.append(frame)
         s = seg.push(i, frame)
@@ -59,6 +68,22 @@ def test_slow_creep_is_not_cut_into_pieces():
     positions = [100.0] * 5 + [100.0 + k for k in range(1, 41)] + [140.0] * 20
     segs = _run(positions)
     assert len(segs) == 1 and segs[0].end >= 40
+
+
+def test_a_fast_stone_is_not_at_rest_in_flight():
+    """A stone jumping more than its own size from frame to frame (its changes never overlap)
+    is moving for as long as it flies: one episode, ended where it stops."""
+    positions = [100.0] * 10 + [100.0 + 45 * k for k in range(1, 12)] + [595.0] * 20
+    (s,) = _run(positions)
+    assert (s.start, s.end) == (10, 20)
+
+
+def test_compression_flicker_does_not_hold_off_the_rest():
+    """Blocks flickering along an edge in every frame (as heavy compression does) are not a
+    stone still moving: the episode of the slide ends where the stone stopped."""
+    positions = [100.0] * 10 + [100.0 + 20 * k for k in range(1, 11)] + [300.0] * 30
+    (s,) = [s for s in _run(positions, flicker=True) if s.indices[0] <= 10 <= s.end]
+    assert s.end == 19
 
 
 def test_a_shot_then_a_quick_pickup_are_two_episodes_cut_at_the_rest_between():

@@ -18,9 +18,7 @@ from vision.synth import SCENARIOS, generate_clip
 # bench/vision.py measures more seeds of every scenario. Known misses are strict xfails naming
 # the cause: they turn into failures the day the judge gets them right.
 SEEDS = (100, 101)
-MERGED = "the hand comes back for the pickup before the scene is still: shot and pickup are one episode"
 KNOWN_MISSES = {
-    ("gate_pass", 101): MERGED, ("clear_pass", 101): MERGED, ("gate_pass_hit", 101): MERGED,
     ("pickup", 101): "a stone moved by the pinching hand is called a shot",
     ("gate_not_through", 101): "a near pass by a gate stone is taken for a touch: touched_gate, not not_through",
 }
