@@ -455,16 +455,13 @@ class EpisodeTracker:
                 continue
             crop = frame[y0:y1, x0:x1]
             fg = (colour_diff(crop, bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
-            arm = np.zeros_like(fg)
             if hand.any():  # the arm and hand, as seen on the thumbnail, are no stone
                 part = hand[y0 // grow:-(-y1 // grow), x0 // grow:-(-x1 // grow)]
                 if part.any():
-                    big = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
+                    arm = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
                                      interpolation=cv2.INTER_NEAREST) if grow > 1 else part
                     oy, ox = y0 - y0 // grow * grow, x0 - x0 // grow * grow
-                    arm = big[oy:oy + fg.shape[0], ox:ox + fg.shape[1]]
-                    fg[arm > 0] = 0
-                    arm = cv2.dilate(arm, near_arm)
+                    fg[arm[oy:oy + fg.shape[0], ox:ox + fg.shape[1]] > 0] = 0
             if areas.min() > 12:
                 fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
             n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
@@ -472,7 +469,7 @@ class EpisodeTracker:
             blobs: list[np.ndarray] = []  # centre (crop px)
             info: list[tuple[np.ndarray, float, int]] = []  # mean colour, area, owner (-1: any)
             ground: list[np.ndarray] = []  # the background's mean colour under each blob
-            by_arm: list[bool] = []  # the blob borders on the arm (its shadow, a knuckle)
+            by_arm: list[bool] = []  # the blob is next to where the arm is or was
             for j in range(1, n):
                 st = stats[j]
                 if not 0.25 * areas.min() <= st[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(stones) \
@@ -482,7 +479,7 @@ class EpisodeTracker:
                 pts = np.stack([xs + st[0], ys + st[1]], axis=1).astype(np.float64)
                 cols = crop[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
                 at = pts[:, 1].astype(int), pts[:, 0].astype(int)
-                edge = bool(arm[at].any() or ever[y0:y1, x0:x1][at].any())
+                edge = bool(ever[y0:y1, x0:x1][at].any())
                 under = bg[y0:y1, x0:x1][at].mean(axis=0)
                 near = [r for r in range(len(stones))
                         if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
