@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.assignment import assign
-from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track, convex
+from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track, clearance, convex
 from vision.motion import GROW, SMALL_LEVELS, SPECK, Segment, View, colour_diff
 
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
@@ -26,6 +26,7 @@ _RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
 COLOUR_SPAN = 80.0  # colour differences (levels) beyond this say no more: surely another stone
 COLOUR_MM = 6.0
 SHIFT_SD_PX = 0.1  # a patch shift less certain than this (pixels, one sigma) says nothing
+TOUCH_MM = 2.0  # a stone this close to another one found at rest may have been found as one with it
 MERGED = 1.6  # a stone found at rest this many times its own area is two stones found as one
 SPLIT_LEVELS = 40.0  # in a blob of touching stones, this colour difference weighs a radius  # ... and cost as much as being this far from where the stone was expected
 
@@ -347,14 +348,19 @@ class EpisodeTracker:
             linked = assign(cost, 1.5 * reach)
         for r, c in linked:
             after[movers[r].id] = _with_id(loose_after[c], movers[r].id)
-        for r, m in enumerate(tracked):  # not found at rest (merged with a stone it touches, say),
+        for r, m in enumerate(tracked):  # not found at rest (merged with a stone it touches),
             # or found as one with it (a detection of two stones' size): where its track came to
-            # rest, if seen to the end, is better
+            # rest, if seen to the end, is better. Not found at all and touching no stone that
+            # was found, what the track ended on is no stone (a shadow, the hand's wake).
             merged = m.id in after and _area(after[m.id]) > MERGED * _area(m)
             if m.id in after and not merged:
                 continue
             end = _tail_rest(xy[:, r], m)
-            if end is not None and (merged or np.linalg.norm(end - m.centre) > _radius(m)):
+            if end is None or not (merged or np.linalg.norm(end - m.centre) > _radius(m)):
+                continue
+            here = convex(m.shape + end)
+            if merged or any(clearance(here, f.outline) < TOUCH_MM for f in
+                             [*loose_after, *(f for i, f in after.items() if i != m.id)]):
                 after[m.id] = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
         unlinked = [c for c in range(len(loose_after)) if c not in {c2 for _, c2 in linked}]
         lost = [r for r, m in enumerate(movers) if m.id not in after]
@@ -455,16 +461,13 @@ class EpisodeTracker:
                 continue
             crop = frame[y0:y1, x0:x1]
             fg = (colour_diff(crop, bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
-            arm = np.zeros_like(fg)
             if hand.any():  # the arm and hand, as seen on the thumbnail, are no stone
                 part = hand[y0 // grow:-(-y1 // grow), x0 // grow:-(-x1 // grow)]
                 if part.any():
-                    big = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
+                    arm = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
                                      interpolation=cv2.INTER_NEAREST) if grow > 1 else part
                     oy, ox = y0 - y0 // grow * grow, x0 - x0 // grow * grow
-                    arm = big[oy:oy + fg.shape[0], ox:ox + fg.shape[1]]
-                    fg[arm > 0] = 0
-                    arm = cv2.dilate(arm, near_arm)
+                    fg[arm[oy:oy + fg.shape[0], ox:ox + fg.shape[1]] > 0] = 0
             if areas.min() > 12:
                 fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
             n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
@@ -472,7 +475,7 @@ class EpisodeTracker:
             blobs: list[np.ndarray] = []  # centre (crop px)
             info: list[tuple[np.ndarray, float, int]] = []  # mean colour, area, owner (-1: any)
             ground: list[np.ndarray] = []  # the background's mean colour under each blob
-            by_arm: list[bool] = []  # the blob borders on the arm (its shadow, a knuckle)
+            by_arm: list[bool] = []  # the blob is next to where the arm is or was
             for j in range(1, n):
                 st = stats[j]
                 if not 0.25 * areas.min() <= st[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(stones) \
@@ -482,7 +485,7 @@ class EpisodeTracker:
                 pts = np.stack([xs + st[0], ys + st[1]], axis=1).astype(np.float64)
                 cols = crop[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
                 at = pts[:, 1].astype(int), pts[:, 0].astype(int)
-                edge = bool(arm[at].any() or ever[y0:y1, x0:x1][at].any())
+                edge = bool(ever[y0:y1, x0:x1][at].any())
                 under = bg[y0:y1, x0:x1][at].mean(axis=0)
                 near = [r for r in range(len(stones))
                         if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
