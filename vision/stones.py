@@ -276,7 +276,7 @@ class _Surface:
             else:
                 diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
         self._ycc, self._diff = ycc, diff
-        resid = cv2.convertScaleAbs(diff)  # |difference| never exceeds 255
+        self.resid = resid = cv2.convertScaleAbs(diff)  # |difference| never exceeds 255
         resid = np.float32(cv2.bitwise_and(resid, resid, mask=cv2.bitwise_not(markers)))
 
         # robust noise per channel, for the board, the table and the edge strips apart (brighter
@@ -341,6 +341,8 @@ def detect_stones(
     if ignore_mask is not None:
         ignore = (np.asarray(ignore_mask) > 0).astype(np.uint8)
         blocked = cv2.dilate(view.warp(ignore, nearest=True), _disk(3))
+        if blocked.any():
+            blocked = _grow_hand(ycc, surface, blocked)
     edge, near_marker, camera = geo.edge, geo.near_marker, geo.camera
     stones: list[Stone] = []
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
@@ -366,6 +368,35 @@ def detect_stones(
                     if st is not None:
                         stones.append(st)
     return stones
+
+
+HAND_COLOUR = 25.0  # YCrCb distance (L1, luma at half weight) within which a pixel has the hand's colour
+
+
+def _grow_hand(ycc: np.ndarray, surface: _Surface, blocked: np.ndarray) -> np.ndarray:
+    """The ignored region grown over what has the hand's own colour and touches it.
+
+    A hand mask (from motion, or from colour) misses parts of the hand: a finger that stood still,
+    a fingertip the colour of the board. A fingertip cut off from its hand is a round blob of a
+    stone's size. The hand's colour is the median of what the mask covers; a pixel joins the hand
+    when it is nearer that colour than to the surface under it, and connected to the mask. Worked
+    out on every other pixel (a finger is several pixels wide even so).
+    """
+    y2, b2 = ycc[::2, ::2], blocked[::2, ::2]
+    sample = y2[::3, ::3][b2[::3, ::3] > 0]
+    if len(sample) < 10:
+        return blocked
+    hand = tuple(float(v) for v in np.median(sample, axis=0)) + (0.0,)
+    w = np.float32([[0.5, 1.0, 1.0]])
+    d_hand = cv2.transform(cv2.absdiff(y2, hand), w)
+    d_surf = cv2.transform(np.ascontiguousarray(surface.resid[::2, ::2]), w)
+    like = ((d_hand < d_surf) & (d_hand < HAND_COLOUR)).astype(np.uint8)
+    n, labels = cv2.connectedComponents(like | b2)
+    touching = np.bincount(labels[b2 > 0], minlength=n) > 0
+    touching[0] = False
+    grown = np.take(touching.astype(np.uint8), labels)
+    grown = cv2.resize(grown, (blocked.shape[1], blocked.shape[0]), interpolation=cv2.INTER_NEAREST)
+    return cv2.bitwise_or(grown, blocked)
 
 
 def _break_large(cand: np.ndarray, max_area: float, min_d: float):

@@ -336,3 +336,20 @@ def test_a_shadow_split_off_as_a_stone_of_its_own_goes_back_to_its_stone():
     cv2.circle(dark, (31, 20), 8, 1, -1)
     dark &= 1 - stone
     assert len(_join_shadows([stone, dark], dark.copy())) == 2
+
+
+@pytest.mark.parametrize("skin_bgr", [(75, 125, 65), (80, 130, 75)])
+def test_a_fingertip_the_hand_mask_missed_is_not_a_stone(skin_bgr):
+    """The judge's hand mask comes from motion: a finger that stood still drops out of it, and a
+    fingertip the board's colour shows only its rounded rim, a stone-sized blob (a false stone in
+    a drop). What has the masked hand's colour and joins the mask is the hand too."""
+    stones = [DrawnStone(100, 220, 12, (60, 60, 200), 1), DrawnStone(320, 230, 12, (30, 30, 30), 2)]
+    scene = draw_scene(stones)
+    board = find_board(scene.image, SIZE)
+    tip = (330, 200)
+    seen = draw_hand(scene.image, (639, 40), tip, skin_bgr=skin_bgr, width=40)
+    cv2.circle(seen, tip, 60, 0, -1)  # the still finger is not in the mask
+    found = detect_stones(scene.image, board, ignore_mask=seen, params=FLAT)
+    assert len(found) == 2
+    for st in stones:
+        assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 2.0
