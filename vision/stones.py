@@ -19,8 +19,10 @@ the stones is estimated from the frame itself, and stones are what differs from 
    between two different colours (each footprint pixel goes to the peak whose inscribed circle it
    is nearest to), or, where the landscape has one peak (a small stone against a large one of its
    colour), along a short line between two notches of the outline; a cast shadow is trimmed off a footprint
-   where it looks like shade (the surface's own colour, uniformly darker); the centre is the area
-   centroid of the footprint, in board mm.
+   where it looks like shade (the surface's own colour, uniformly darker), and a crescent of shade
+   split off as a stone goes back to its stone; a faint piece beside a vivid stone is another stone
+   only if it is more than that stone's halo; the centre is the area centroid of the footprint, in
+   board mm.
 """
 
 from __future__ import annotations
@@ -319,7 +321,8 @@ def detect_stones(
     """Every stone in a still, on the board and on the table around it.
 
     ignore_mask (uint8, frame-sized, non-zero = ignore): pixels that are not to be read, e.g. the
-    hand; a stone touching it is not reported, since its footprint cannot be seen whole.
+    hand; a stone touching it is not reported, since its footprint cannot be seen whole. It is
+    grown over what has the hand's colour and joins it (a mask misses parts of a hand).
     """
     frame = check_frame(frame_bgr)
     if ignore_mask is not None and ignore_mask.shape[:2] != frame.shape[:2]:
