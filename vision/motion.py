@@ -38,7 +38,13 @@ def match_exposure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def colour_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per pixel, the largest difference of any colour channel (a stone the board's brightness
     but not its hue still shows), after matching the exposures."""
-    return _channel_max(cv2.absdiff(a, match_exposure(a, b)))
+    return channel_diff(a, match_exposure(a, b))
+
+
+def channel_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``colour_diff`` of two pictures already of one exposure (crops of matched frames: too
+    small a crop to measure the exposure on)."""
+    return _channel_max(cv2.absdiff(a, b))
 
 
 SPECK = np.ones((2, 2), np.uint8)

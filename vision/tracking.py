@@ -19,7 +19,16 @@ import numpy as np
 
 from vision.assignment import assign
 from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track, clearance, convex
-from vision.motion import GROW, SMALL_LEVELS, SPECK, Segment, View, colour_diff
+from vision.motion import (
+    GROW,
+    SMALL_LEVELS,
+    SPECK,
+    Segment,
+    View,
+    channel_diff,
+    colour_diff,
+    match_exposure,
+)
 
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
 _RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
@@ -571,13 +580,18 @@ class EpisodeTracker:
         if not movers:
             return {}
         masks = [self._mask(fp, small_before.shape[:2]) > 0 for fp in movers]
+        ys, xs = np.nonzero(np.any(masks, axis=0))  # look only where the movers were
+        box = np.s_[ys.min():ys.max() + 1, xs.min():xs.max() + 1] if len(ys) else np.s_[:, :]
+        masks = [m[box] for m in masks]
         areas = [0.25 * max(1, int(m.sum())) for m in masks]
         onset = {fp.id: seg.start for fp in movers}
         counts: list[list[int]] = [[] for _ in movers]
         todo = set(range(len(movers)))
+        before, after_px = small_before[box], match_exposure(small_before, small_after)[box]
         for frame in seg.frames:
-            diff = colour_diff(frame, small_before) > self.level
-            bare = diff & (colour_diff(frame, small_after) <= self.level)
+            now = match_exposure(small_before, frame)[box]
+            diff = channel_diff(now, before) > self.level
+            bare = diff & (channel_diff(now, after_px) <= self.level)
             for k in list(todo):
                 moved = movers[k].id in after
                 counts[k].append(np.count_nonzero(diff & masks[k]))
