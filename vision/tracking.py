@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.assignment import assign
 from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track, clearance, convex
-from vision.motion import GROW, SMALL_LEVELS, SPECK, Segment, View, colour_diff
+from vision.motion import GROW, SMALL_LEVELS, SPECK, Segment, View, colour_diff, match_exposure
 
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
 _RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
@@ -476,30 +476,39 @@ class EpisodeTracker:
             info: list[tuple[np.ndarray, float, int]] = []  # mean colour, area, owner (-1: any)
             ground: list[np.ndarray] = []  # the background's mean colour under each blob
             by_arm: list[bool] = []  # the blob is next to where the arm is or was
+            near_ever = ever[y0:y1, x0:x1]
+            ground_crop = bg[y0:y1, x0:x1]
             for j in range(1, n):
-                st = stats[j]
-                if not 0.25 * areas.min() <= st[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(stones) \
-                        or _touches_edge(st, fg.shape):
+                x, y, bw, bh, area = (int(v) for v in stats[j])
+                if not 0.25 * areas.min() <= area <= 2.5 * areas.max() * len(stones) \
+                        or _touches_edge(stats[j], fg.shape):
                     continue
-                ys, xs = np.nonzero(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == j)
-                pts = np.stack([xs + st[0], ys + st[1]], axis=1).astype(np.float64)
-                cols = crop[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
-                at = pts[:, 1].astype(int), pts[:, 0].astype(int)
-                edge = bool(ever[y0:y1, x0:x1][at].any())
-                under = bg[y0:y1, x0:x1][at].mean(axis=0)
-                near = [r for r in range(len(stones))
-                        if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
-                if len(near) >= 2 and len(pts) >= 1.5 * single[near].min():
-                    for r, (c, col, a) in zip(near, _split(pts, cols, pred_px[near], colours[near],
-                                                           radius_px[near]), strict=True):
+                box = slice(y, y + bh), slice(x, x + bw)
+                mask = (labels[box] == j).view(np.uint8)
+                col = np.array(cv2.mean(crop[box], mask=mask)[:crop.shape[2]])
+                edge = cv2.countNonZero(near_ever[box] & mask) > 0
+                under = np.array(cv2.mean(ground_crop[box], mask=mask)[:crop.shape[2]])
+                # stones predicted within their radius of the blob's box: only where two are
+                # does the blob need its pixels (to be shared out between them)
+                gap = np.maximum(np.maximum([x, y] - pred_px, pred_px - [x + bw - 1, y + bh - 1]), 0)
+                near = np.flatnonzero(np.hypot(gap[:, 0], gap[:, 1]) <= radius_px)
+                if len(near) >= 2:
+                    ys, xs = np.nonzero(mask)
+                    pts = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
+                    near = [r for r in near
+                            if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
+                if len(near) >= 2 and area >= 1.5 * single[near].min():
+                    cols = crop[box][mask > 0].astype(np.float64)
+                    for r, (c, cr, a) in zip(near, _split(pts, cols, pred_px[near], colours[near],
+                                                          radius_px[near]), strict=True):
                         if a:
                             blobs.append(c)
-                            info.append((col, a, r))
+                            info.append((cr, a, r))
                             by_arm.append(edge)
                             ground.append(under)
                 else:
                     blobs.append(cents[j])
-                    info.append((cols.mean(axis=0), float(len(pts)), -1))
+                    info.append((col, float(area), -1))
                     by_arm.append(edge)
                     ground.append(under)
             if not blobs:
@@ -567,13 +576,16 @@ class EpisodeTracker:
         """First frame at which each stone's footprint changed: the touch of the hand."""
         if not movers:
             return {}
-        masks = [self._mask(fp, small_before.shape[:2]) > 0 for fp in movers]
+        masks = [self._mask(fp, small_before.shape[:2]) for fp in movers]
+        boxes = [(slice(y, y + h), slice(x, x + w)) for x, y, w, h in map(cv2.boundingRect, masks)]
         onset = {fp.id: seg.start for fp in movers}
         todo = set(range(len(movers)))
         for idx, frame in zip(seg.indices, seg.frames, strict=True):
-            diff = colour_diff(frame, small_before) > self.level
+            ref = match_exposure(frame, small_before)  # once a frame; compared only on the stones
             for k in list(todo):
-                if np.count_nonzero(diff & masks[k]) > 0.25 * max(1, int(masks[k].sum())):
+                box, mask = boxes[k], masks[k][boxes[k]]
+                diff = np.max(cv2.absdiff(frame[box], ref[box]), axis=2) > self.level
+                if np.count_nonzero(diff & (mask > 0)) > 0.25 * max(1, cv2.countNonZero(mask)):
                     onset[movers[k].id] = idx
                     todo.discard(k)
             if not todo:
