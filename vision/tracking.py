@@ -28,6 +28,8 @@ COLOUR_MM = 6.0
 SHIFT_SD_PX = 0.1  # a patch shift less certain than this (pixels, one sigma) says nothing
 TOUCH_MM = 2.0  # a stone this close to another one found at rest may have been found as one with it
 MERGED = 1.6  # a stone found at rest this many times its own area is two stones found as one
+SIGHTINGS = 30  # detections a stone's place at rest is averaged over (the latest)
+OUTLIER_MM = 1.5  # a detection this far beyond the others' median is off (shadow, neighbour)
 SPLIT_LEVELS = 40.0  # in a blob of touching stones, this colour difference weighs a radius  # ... and cost as much as being this far from where the stone was expected
 
 
@@ -57,12 +59,17 @@ class EpisodeTracker:
     level: float = SMALL_LEVELS[1]  # change threshold on the episode frames (set from the noise)
     pending: list[Footprint] = field(default_factory=list)  # found once where nothing changed
     confirmed: set[int] = field(default_factory=set)  # ids found again at a later rest
+    # each stone's detections (centre mm, area mm2) since it came to rest where it lies, carried
+    # along by its measured patch shifts: its position at rest is their consensus
+    sightings: dict[int, list[tuple[np.ndarray, float]]] = field(default_factory=dict)
+    _detected: dict[int, Footprint] = field(default_factory=dict)  # matched at this rest
 
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
         self.rest = {}
         for stone in self.detect(frame, None):
             self._new(footprint(stone, -1), self.rest)
+        self.sightings = {i: [(f.centre, _area(f))] for i, f in self.rest.items()}
 
     def relocate(self, frame: np.ndarray) -> None:
         """After the camera moved: the stones found in ``frame`` keep the ids of the stones at
@@ -79,6 +86,7 @@ class EpisodeTracker:
                 used.add(c)
         self.pending = [f for c, f in enumerate(found) if c not in used]  # believed if seen again
         self.rest = rest
+        self.sightings = {i: [(f.centre, _area(f))] for i, f in rest.items()}
 
     def _new(self, fp: Footprint, *into: dict[int, Footprint]) -> int:
         sid, self.next_id = self.next_id, self.next_id + 1
@@ -121,19 +129,49 @@ class EpisodeTracker:
                     del before[m.id]
                     tracks.pop(m.id, None)
         self.confirmed |= set(after)
-        self.rest = after
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
         shift = {i: self._shift(seg.before, seg.after, before[i]) for i in before if i in after}
-        for i, d in shift.items():  # its patch says it did not move: a new detection is only noise
-            if d is not None and d < STILL_MM:
+        dist = {i: float(np.linalg.norm(d)) for i, d in shift.items() if d is not None}
+        for i, d in dist.items():  # its patch says it did not move: a new detection is only noise
+            if d < STILL_MM:
                 after[i] = before[i]
+        self.rest = self._at_rest(before, after, shift)
         pushed = {i for i, t in tracks.items() if i in before and i in after
                   and self._pushed(seg, t, before[i], after[i])}
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       {i: d for i, d in shift.items() if d is not None}, pushed)
+                       dist, pushed)
 
-    def _shift(self, a: np.ndarray, b: np.ndarray, fp: Footprint) -> float | None:
-        """How far (mm) the stone at ``fp`` moved between the full frames ``a`` and ``b``, to a
+    def _at_rest(self, before: dict[int, Footprint], after: dict[int, Footprint],
+                 shift: dict[int, np.ndarray | None]) -> dict[int, Footprint]:
+        """The stones at rest after an episode, each placed by all its detections since it came
+        to rest there: one detection is off by a millimetre or two (more with a shadow or a
+        neighbour at its edge), and a stone that stays is found again at every rest. Its earlier
+        detections stay valid while it did not move (its patch unchanged: carried over) or moved
+        by a measured patch shift (they move with it); a stone that moved otherwise starts over.
+        A detection of another size than the stone's (two stones found as one, a stone found
+        as a part of itself) says nothing about its place."""
+        rest: dict[int, Footprint] = {}
+        sightings: dict[int, list[tuple[np.ndarray, float]]] = {}
+        for i, fp in after.items():
+            old = self.sightings.get(i, []) if i in before else []
+            if shift.get(i) is not None:
+                keep = [(c + shift[i], a) for c, a in old]
+            else:
+                keep = list(old) if fp is before.get(i) else []
+            det = self._detected.get(i)
+            if det is not None and (not keep or _same_size(_area(det), [a for _, a in keep])):
+                keep.append((det.centre, _area(det)))
+            if not keep:
+                keep = [(fp.centre, _area(fp))]
+            keep = keep[-SIGHTINGS:]
+            centre = consensus(np.array([c for c, _ in keep]))
+            sightings[i] = keep
+            rest[i] = Footprint(i, centre, fp.outline + (centre - fp.centre), fp.on_board)
+        self.sightings = sightings
+        return rest
+
+    def _shift(self, a: np.ndarray, b: np.ndarray, fp: Footprint) -> np.ndarray | None:
+        """How far (mm, a vector) the stone at ``fp`` moved between the full frames ``a`` and ``b``, to a
         fraction of a pixel: its patch in both compared directly (the shift that best lines the
         second up with the first, by Gauss-Newton on the patch's gradients), which is far finer
         than two detections; None where the patch cannot tell (out of the picture, too little
@@ -150,7 +188,7 @@ class EpisodeTracker:
         if d is None:
             return None
         ends = np.asarray(self.board.to_mm(np.array([c, c + d])), dtype=np.float64)
-        return float(np.linalg.norm(ends[1] - ends[0]))
+        return ends[1] - ends[0]
 
     # -- identities at rest ---------------------------------------------------------------------
 
@@ -176,6 +214,7 @@ class EpisodeTracker:
             for r, c in assign(cost, float(reach.max())):
                 after[ids[r]] = _with_id(found[c], ids[r])
                 used.add(c)
+        self._detected = dict(after)
         loose_after = [f for c, f in enumerate(found) if c not in used]
         loose_before = [i for i in ids if i not in after]
         cover = np.zeros(changed_px.shape, bool)
@@ -194,8 +233,10 @@ class EpisodeTracker:
         for f in list(loose_after):
             if not self._patch_changed(changed_px, f):
                 loose_after.remove(f)
-                if any(np.linalg.norm(p.centre - f.centre) < 0.5 * _radius(f) for p in pending):
-                    self._new(f, before, after)
+                seen = [p for p in pending if np.linalg.norm(p.centre - f.centre) < 0.5 * _radius(f)]
+                if seen:
+                    self._detected[self._new(f, before, after)] = f
+                    self.sightings[self.next_id - 1] = [(seen[0].centre, _area(seen[0]))]
                 else:
                     self.pending.append(f)
         return after, loose_before, loose_after
@@ -733,6 +774,22 @@ def _tail_rest(xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
         return None
     head = _rest_bias(xy, fp.centre, _radius(fp), from_end=False)
     return tail.mean(axis=0) + (head[1] if head else 0.0)
+
+
+def _same_size(area: float, areas: list[float]) -> bool:
+    """Whether a detection of ``area`` is the stone known by ``areas`` (not two, not a part)."""
+    known = float(np.median(areas))
+    return known <= 0 or known / MERGED <= area <= MERGED * known
+
+
+def consensus(centres: np.ndarray) -> np.ndarray:
+    """The mean of the detections near their median: one detection pulled off by a shadow or a
+    neighbour does not drag the others once there are three."""
+    if len(centres) >= 3:
+        mid = np.median(centres, axis=0)
+        off = np.linalg.norm(centres - mid, axis=1)
+        centres = centres[off <= max(OUTLIER_MM, 2 * np.median(off))]
+    return centres.mean(axis=0)
 
 
 def _area(fp: Footprint) -> float:

@@ -15,7 +15,7 @@ from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.judge_clips import GATE, SIZE_MM, Composer
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
 from vision.live import LiveJudge
-from vision.tracking import patch_shift
+from vision.tracking import consensus, patch_shift
 
 FPS = 30.0
 R = 14.0  # the drawn stones' radius (mm), before their wobble
@@ -219,3 +219,13 @@ def test_a_stone_the_hand_only_nudged_makes_no_shot():
     assert judge_episode(Episode(5, 60, 60.0, before, nudged, pushed={0})) == []
     (e,) = judge_episode(Episode(5, 60, 60.0, before, nudged))
     assert e["type"] == "shot"
+
+
+def test_a_stone_at_rest_is_placed_by_all_its_detections():
+    """Found again at every rest, a stone that stayed is reported at the mean of its detections
+    (each is off by detection noise); one detection pulled far off (a shadow, a neighbour found
+    with it) is left out once there are three to outvote it."""
+    found = np.array([[100.4, 50.0], [99.6, 50.2], [100.0, 49.8]])
+    assert np.allclose(consensus(found), [100.0, 50.0])
+    assert np.allclose(consensus(np.vstack([found, [[105.0, 50.0]]])), [100.0, 50.0])
+    assert np.allclose(consensus(found[:2]), [100.0, 50.1])  # two: nothing to outvote
