@@ -107,12 +107,14 @@ class EpisodeTracker:
                 loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
                 after[i] = before[i]
         movers = [before[s] for s in loose_before]
-        vacated = self._vacated(changed_px, seg.hand, before, found, len(loose_after) - len(movers))
+        vacated = self._vacated((small_before, small_after), changed_px, seg.hand, before, found,
+                                len(loose_after) - len(movers))
         movers += vacated
         nudged = [before[i] for i in after if i in before and i not in under
                   and before[i] not in movers
                   and np.linalg.norm(after[i].centre - before[i].centre) > MOVE_MM]
         tracks = self._tracks(seg, small_before, small_after, movers, nudged, loose_after, after)
+        self._join_parts(seg, before, after, tracks)
         for v in vacated:  # its outline: the one the detector found at its new place
             if v.id in after:
                 before[v.id] = Footprint(v.id, v.centre, after[v.id].shape + v.centre, v.on_board)
@@ -289,13 +291,17 @@ class EpisodeTracker:
             return True  # out of view, or mostly under another stone: only the detector can tell
         return np.count_nonzero(changed_px & mask) > 0.2 * area
 
-    def _vacated(self, changed_px: np.ndarray, hand: np.ndarray, before: dict[int, Footprint],
-                 found: list[Footprint], room: int) -> list[Footprint]:
+    def _vacated(self, scenes: tuple[np.ndarray, np.ndarray], changed_px: np.ndarray,
+                 hand: np.ndarray, before: dict[int, Footprint], found: list[Footprint],
+                 room: int) -> list[Footprint]:
         """Stones the detector missed at rest that then moved: where the picture changed between
         the two scenes at rest although no known stone was there before and none is there after
         (nor the hand), something left. With one or two more new stones found than known stones
         gone (``room``; a drop brings more), each such spot of a stone's size is a stone that was
-        there before the hand came; it joins the movers (a new id) and is followed like them."""
+        there before the hand came; it joins the movers (a new id) and is followed like them.
+        Only a spot that stood out from the board around it before and blends in after is a
+        place left: one that stands out after (a stone's glow or shadow, a speck of light) is
+        something that came, never a stone that went (``scenes``: the small frames before, after)."""
         if not 0 < room <= 2 or not found or not before:
             return []  # nothing new, or a drop (two stones or more turning up, or an empty board)
         shape = changed_px.shape
@@ -306,11 +312,13 @@ class EpisodeTracker:
         if hand.any():
             cover |= cv2.resize(hand * 255, shape[::-1], interpolation=cv2.INTER_NEAREST)
         left = cv2.morphologyEx((changed_px & (cover == 0)).view(np.uint8), cv2.MORPH_OPEN, SPECK)
-        n, _, stats, cents = cv2.connectedComponentsWithStats(left, connectivity=8)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(left, connectivity=8)
         sizes = [int(np.count_nonzero(self._mask(f, shape))) for f in found]
         lo, hi = 0.4 * min(sizes), 2.5 * max(sizes)
-        spots = sorted((int(st[cv2.CC_STAT_AREA]), tuple(c)) for c, st in zip(cents[1:], stats[1:], strict=True)
-                       if lo <= st[cv2.CC_STAT_AREA] <= hi and not _touches_edge(st, shape))
+        spots = sorted((int(st[cv2.CC_STAT_AREA]), tuple(c)) for j, (c, st)
+                       in enumerate(zip(cents[1:], stats[1:], strict=True), 1)
+                       if lo <= st[cv2.CC_STAT_AREA] <= hi and not _touches_edge(st, shape)
+                       and _left(scenes, (labels == j).view(np.uint8), cover))
         out = []
         for _, c in spots[::-1][:room]:
             centre = np.asarray(self.board.to_mm(self.view.from_small(np.array([c]))))[0]
@@ -419,6 +427,24 @@ class EpisodeTracker:
                 self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(tracked)}
+
+    def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
+                    tracks: dict[int, Track]) -> None:
+        """A stone turned up at rest against a stone that moved, where no hand ever came, is that
+        stone found as two (a large or oblong stone, a shadow across it): nothing can have put
+        a stone there, and nothing was followed there but the one stone. Joined into it (in place)."""
+        moved = [i for i in tracks if i in after]
+        for i in [i for i in after if i not in before]:
+            f = after[i]
+            mates = [m for m in moved if clearance(after[m].outline, f.outline) < TOUCH_MM]
+            if len(mates) != 1 or self._handled(seg, f.centre, f):
+                continue
+            m = after[mates[0]]
+            w = np.array([_area(m), _area(f)])
+            centre = (w[0] * m.centre + w[1] * f.centre) / max(float(w.sum()), 1e-9)
+            after[m.id] = Footprint(m.id, centre, convex(np.vstack([m.outline, f.outline])),
+                                    m.on_board)
+            del after[i]
 
     def _handled(self, seg: Segment, where: np.ndarray, fp: Footprint) -> bool:
         """Whether the hand came over the stone at ``where`` (board mm) in any frame of the episode."""
@@ -774,6 +800,17 @@ def _tail_rest(xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
         return None
     head = _rest_bias(xy, fp.centre, _radius(fp), from_end=False)
     return tail.mean(axis=0) + (head[1] if head else 0.0)
+
+
+def _left(scenes: tuple[np.ndarray, np.ndarray], spot: np.ndarray, taken: np.ndarray) -> bool:
+    """Whether the ``spot`` (a mask) stood out more from the board around it (a ring, off the
+    ``taken`` places) in the first scene than in the second: something left it."""
+    ring = cv2.dilate(spot, GROW, iterations=2) & ~cv2.dilate(spot, SPECK) & (taken == 0)
+    if not cv2.countNonZero(ring):
+        return True  # no board around it to compare with: the change alone must tell
+    stand = [np.linalg.norm(np.subtract(cv2.mean(f, mask=spot)[:3], cv2.mean(f, mask=ring)[:3]))
+             for f in scenes]
+    return stand[0] > stand[1]
 
 
 def _same_size(area: float, areas: list[float]) -> bool:
