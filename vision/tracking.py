@@ -318,7 +318,7 @@ class EpisodeTracker:
         spots = sorted((int(st[cv2.CC_STAT_AREA]), tuple(c)) for j, (c, st)
                        in enumerate(zip(cents[1:], stats[1:], strict=True), 1)
                        if lo <= st[cv2.CC_STAT_AREA] <= hi and not _touches_edge(st, shape)
-                       and _left(scenes, (labels == j).view(np.uint8), cover))
+                       and place_left(scenes, (labels == j).view(np.uint8), cover))
         out = []
         for _, c in spots[::-1][:room]:
             centre = np.asarray(self.board.to_mm(self.view.from_small(np.array([c]))))[0]
@@ -802,7 +802,7 @@ def _tail_rest(xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
     return tail.mean(axis=0) + (head[1] if head else 0.0)
 
 
-def _left(scenes: tuple[np.ndarray, np.ndarray], spot: np.ndarray, taken: np.ndarray) -> bool:
+def place_left(scenes: tuple[np.ndarray, np.ndarray], spot: np.ndarray, taken: np.ndarray) -> bool:
     """Whether the ``spot`` (a mask) stood out more from the board around it (a ring, off the
     ``taken`` places) in the first scene than in the second: something left it."""
     ring = cv2.dilate(spot, GROW, iterations=2) & ~cv2.dilate(spot, SPECK) & (taken == 0)

@@ -15,7 +15,7 @@ from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.judge_clips import GATE, SIZE_MM, Composer
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
 from vision.live import LiveJudge
-from vision.tracking import consensus, patch_shift
+from vision.tracking import consensus, patch_shift, place_left
 
 FPS = 30.0
 R = 14.0  # the drawn stones' radius (mm), before their wobble
@@ -229,3 +229,18 @@ def test_a_stone_at_rest_is_placed_by_all_its_detections():
     assert np.allclose(consensus(found), [100.0, 50.0])
     assert np.allclose(consensus(np.vstack([found, [[105.0, 50.0]]])), [100.0, 50.0])
     assert np.allclose(consensus(found[:2]), [100.0, 50.1])  # two: nothing to outvote
+
+
+def test_only_a_spot_that_stood_out_before_is_a_place_a_stone_left():
+    """A missed stone that was shot leaves board behind it; a stone's glow or shadow that came
+    (the picture changed there too) is no stone that went, and must not be followed as one."""
+    board = np.full((40, 40, 3), (60, 80, 100), np.uint8)
+    stone = board.copy()
+    cv2.circle(stone, (20, 20), 5, (30, 30, 30), -1)
+    glow = board.copy()
+    cv2.circle(glow, (20, 20), 5, (200, 160, 120), -1)
+    spot = np.zeros((40, 40), np.uint8)
+    cv2.circle(spot, (20, 20), 5, 1, -1)
+    nothing = np.zeros((40, 40), np.uint8)
+    assert place_left((stone, board), spot, nothing)
+    assert not place_left((board, glow), spot, nothing)
