@@ -37,6 +37,8 @@ COLOUR_MM = 6.0
 SHIFT_SD_PX = 0.1  # a patch shift less certain than this (pixels, one sigma) says nothing
 TOUCH_MM = 2.0  # a stone this close to another one found at rest may have been found as one with it
 MERGED = 1.6  # a stone found at rest this many times its own area is two stones found as one
+SIGHTINGS = 30  # detections a stone's place at rest is averaged over (the latest)
+OUTLIER_MM = 1.5  # a detection this far beyond the others' median is off (shadow, neighbour)
 SPLIT_LEVELS = 40.0  # in a blob of touching stones, this colour difference weighs a radius  # ... and cost as much as being this far from where the stone was expected
 
 
@@ -66,12 +68,17 @@ class EpisodeTracker:
     level: float = SMALL_LEVELS[1]  # change threshold on the episode frames (set from the noise)
     pending: list[Footprint] = field(default_factory=list)  # found once where nothing changed
     confirmed: set[int] = field(default_factory=set)  # ids found again at a later rest
+    # each stone's detections (centre mm, area mm2) since it came to rest where it lies, carried
+    # along by its measured patch shifts: its position at rest is their consensus
+    sightings: dict[int, list[tuple[np.ndarray, float]]] = field(default_factory=dict)
+    _detected: dict[int, Footprint] = field(default_factory=dict)  # matched at this rest
 
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
         self.rest = {}
         for stone in self.detect(frame, None):
             self._new(footprint(stone, -1), self.rest)
+        self.sightings = {i: [(f.centre, _area(f))] for i, f in self.rest.items()}
 
     def relocate(self, frame: np.ndarray) -> None:
         """After the camera moved: the stones found in ``frame`` keep the ids of the stones at
@@ -88,6 +95,7 @@ class EpisodeTracker:
                 used.add(c)
         self.pending = [f for c, f in enumerate(found) if c not in used]  # believed if seen again
         self.rest = rest
+        self.sightings = {i: [(f.centre, _area(f))] for i, f in rest.items()}
 
     def _new(self, fp: Footprint, *into: dict[int, Footprint]) -> int:
         sid, self.next_id = self.next_id, self.next_id + 1
@@ -108,12 +116,14 @@ class EpisodeTracker:
                 loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
                 after[i] = before[i]
         movers = [before[s] for s in loose_before]
-        vacated = self._vacated(changed_px, seg.hand, before, found, len(loose_after) - len(movers))
+        vacated = self._vacated((small_before, small_after), changed_px, seg.hand, before, found,
+                                len(loose_after) - len(movers))
         movers += vacated
         nudged = [before[i] for i in after if i in before and i not in under
                   and before[i] not in movers
                   and np.linalg.norm(after[i].centre - before[i].centre) > MOVE_MM]
         tracks = self._tracks(seg, small_before, small_after, movers, nudged, loose_after, after)
+        self._join_parts(seg, before, after, tracks)
         for v in vacated:  # its outline: the one the detector found at its new place
             if v.id in after:
                 before[v.id] = Footprint(v.id, v.centre, after[v.id].shape + v.centre, v.on_board)
@@ -130,19 +140,49 @@ class EpisodeTracker:
                     del before[m.id]
                     tracks.pop(m.id, None)
         self.confirmed |= set(after)
-        self.rest = after
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
         shift = {i: self._shift(seg.before, seg.after, before[i]) for i in before if i in after}
-        for i, d in shift.items():  # its patch says it did not move: a new detection is only noise
-            if d is not None and d < STILL_MM:
+        dist = {i: float(np.linalg.norm(d)) for i, d in shift.items() if d is not None}
+        for i, d in dist.items():  # its patch says it did not move: a new detection is only noise
+            if d < STILL_MM:
                 after[i] = before[i]
+        self.rest = self._at_rest(before, after, shift)
         pushed = {i for i, t in tracks.items() if i in before and i in after
                   and self._pushed(seg, t, before[i], after[i])}
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       {i: d for i, d in shift.items() if d is not None}, pushed)
+                       dist, pushed)
 
-    def _shift(self, a: np.ndarray, b: np.ndarray, fp: Footprint) -> float | None:
-        """How far (mm) the stone at ``fp`` moved between the full frames ``a`` and ``b``, to a
+    def _at_rest(self, before: dict[int, Footprint], after: dict[int, Footprint],
+                 shift: dict[int, np.ndarray | None]) -> dict[int, Footprint]:
+        """The stones at rest after an episode, each placed by all its detections since it came
+        to rest there: one detection is off by a millimetre or two (more with a shadow or a
+        neighbour at its edge), and a stone that stays is found again at every rest. Its earlier
+        detections stay valid while it did not move (its patch unchanged: carried over) or moved
+        by a measured patch shift (they move with it); a stone that moved otherwise starts over.
+        A detection of another size than the stone's (two stones found as one, a stone found
+        as a part of itself) says nothing about its place."""
+        rest: dict[int, Footprint] = {}
+        sightings: dict[int, list[tuple[np.ndarray, float]]] = {}
+        for i, fp in after.items():
+            old = self.sightings.get(i, []) if i in before else []
+            if shift.get(i) is not None:
+                keep = [(c + shift[i], a) for c, a in old]
+            else:
+                keep = list(old) if fp is before.get(i) else []
+            det = self._detected.get(i)
+            if det is not None and (not keep or _same_size(_area(det), [a for _, a in keep])):
+                keep.append((det.centre, _area(det)))
+            if not keep:
+                keep = [(fp.centre, _area(fp))]
+            keep = keep[-SIGHTINGS:]
+            centre = consensus(np.array([c for c, _ in keep]))
+            sightings[i] = keep
+            rest[i] = Footprint(i, centre, fp.outline + (centre - fp.centre), fp.on_board)
+        self.sightings = sightings
+        return rest
+
+    def _shift(self, a: np.ndarray, b: np.ndarray, fp: Footprint) -> np.ndarray | None:
+        """How far (mm, a vector) the stone at ``fp`` moved between the full frames ``a`` and ``b``, to a
         fraction of a pixel: its patch in both compared directly (the shift that best lines the
         second up with the first, by Gauss-Newton on the patch's gradients), which is far finer
         than two detections; None where the patch cannot tell (out of the picture, too little
@@ -159,7 +199,7 @@ class EpisodeTracker:
         if d is None:
             return None
         ends = np.asarray(self.board.to_mm(np.array([c, c + d])), dtype=np.float64)
-        return float(np.linalg.norm(ends[1] - ends[0]))
+        return ends[1] - ends[0]
 
     # -- identities at rest ---------------------------------------------------------------------
 
@@ -185,6 +225,7 @@ class EpisodeTracker:
             for r, c in assign(cost, float(reach.max())):
                 after[ids[r]] = _with_id(found[c], ids[r])
                 used.add(c)
+        self._detected = dict(after)
         loose_after = [f for c, f in enumerate(found) if c not in used]
         loose_before = [i for i in ids if i not in after]
         cover = np.zeros(changed_px.shape, bool)
@@ -203,8 +244,10 @@ class EpisodeTracker:
         for f in list(loose_after):
             if not self._patch_changed(changed_px, f):
                 loose_after.remove(f)
-                if any(np.linalg.norm(p.centre - f.centre) < 0.5 * _radius(f) for p in pending):
-                    self._new(f, before, after)
+                seen = [p for p in pending if np.linalg.norm(p.centre - f.centre) < 0.5 * _radius(f)]
+                if seen:
+                    self._detected[self._new(f, before, after)] = f
+                    self.sightings[self.next_id - 1] = [(seen[0].centre, _area(seen[0]))]
                 else:
                     self.pending.append(f)
         return after, loose_before, loose_after
@@ -257,13 +300,17 @@ class EpisodeTracker:
             return True  # out of view, or mostly under another stone: only the detector can tell
         return np.count_nonzero(changed_px & mask) > 0.2 * area
 
-    def _vacated(self, changed_px: np.ndarray, hand: np.ndarray, before: dict[int, Footprint],
-                 found: list[Footprint], room: int) -> list[Footprint]:
+    def _vacated(self, scenes: tuple[np.ndarray, np.ndarray], changed_px: np.ndarray,
+                 hand: np.ndarray, before: dict[int, Footprint], found: list[Footprint],
+                 room: int) -> list[Footprint]:
         """Stones the detector missed at rest that then moved: where the picture changed between
         the two scenes at rest although no known stone was there before and none is there after
         (nor the hand), something left. With one or two more new stones found than known stones
         gone (``room``; a drop brings more), each such spot of a stone's size is a stone that was
-        there before the hand came; it joins the movers (a new id) and is followed like them."""
+        there before the hand came; it joins the movers (a new id) and is followed like them.
+        Only a spot that stood out from the board around it before and blends in after is a
+        place left: one that stands out after (a stone's glow or shadow, a speck of light) is
+        something that came, never a stone that went (``scenes``: the small frames before, after)."""
         if not 0 < room <= 2 or not found or not before:
             return []  # nothing new, or a drop (two stones or more turning up, or an empty board)
         shape = changed_px.shape
@@ -274,11 +321,13 @@ class EpisodeTracker:
         if hand.any():
             cover |= cv2.resize(hand * 255, shape[::-1], interpolation=cv2.INTER_NEAREST)
         left = cv2.morphologyEx((changed_px & (cover == 0)).view(np.uint8), cv2.MORPH_OPEN, SPECK)
-        n, _, stats, cents = cv2.connectedComponentsWithStats(left, connectivity=8)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(left, connectivity=8)
         sizes = [int(np.count_nonzero(self._mask(f, shape))) for f in found]
         lo, hi = 0.4 * min(sizes), 2.5 * max(sizes)
-        spots = sorted((int(st[cv2.CC_STAT_AREA]), tuple(c)) for c, st in zip(cents[1:], stats[1:], strict=True)
-                       if lo <= st[cv2.CC_STAT_AREA] <= hi and not _touches_edge(st, shape))
+        spots = sorted((int(st[cv2.CC_STAT_AREA]), tuple(c)) for j, (c, st)
+                       in enumerate(zip(cents[1:], stats[1:], strict=True), 1)
+                       if lo <= st[cv2.CC_STAT_AREA] <= hi and not _touches_edge(st, shape)
+                       and place_left(scenes, (labels == j).view(np.uint8), cover))
         out = []
         for _, c in spots[::-1][:room]:
             centre = np.asarray(self.board.to_mm(self.view.from_small(np.array([c]))))[0]
@@ -388,6 +437,24 @@ class EpisodeTracker:
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(tracked)}
 
+    def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
+                    tracks: dict[int, Track]) -> None:
+        """A stone turned up at rest against a stone that moved, where no hand ever came, is that
+        stone found as two (a large or oblong stone, a shadow across it): nothing can have put
+        a stone there, and nothing was followed there but the one stone. Joined into it (in place)."""
+        moved = [i for i in tracks if i in after]
+        for i in [i for i in after if i not in before]:
+            f = after[i]
+            mates = [m for m in moved if clearance(after[m].outline, f.outline) < TOUCH_MM]
+            if len(mates) != 1 or self._handled(seg, f.centre, f):
+                continue
+            m = after[mates[0]]
+            w = np.array([_area(m), _area(f)])
+            centre = (w[0] * m.centre + w[1] * f.centre) / max(float(w.sum()), 1e-9)
+            after[m.id] = Footprint(m.id, centre, convex(np.vstack([m.outline, f.outline])),
+                                    m.on_board)
+            del after[i]
+
     def _handled(self, seg: Segment, where: np.ndarray, fp: Footprint) -> bool:
         """Whether the hand came over the stone at ``where`` (board mm) in any frame of the episode."""
         return any(self._hand_at(hand, where, fp) for hand in seg.hands)
@@ -485,30 +552,39 @@ class EpisodeTracker:
             info: list[tuple[np.ndarray, float, int]] = []  # mean colour, area, owner (-1: any)
             ground: list[np.ndarray] = []  # the background's mean colour under each blob
             by_arm: list[bool] = []  # the blob is next to where the arm is or was
+            near_ever = ever[y0:y1, x0:x1]
+            ground_crop = bg[y0:y1, x0:x1]
             for j in range(1, n):
-                st = stats[j]
-                if not 0.25 * areas.min() <= st[cv2.CC_STAT_AREA] <= 2.5 * areas.max() * len(stones) \
-                        or _touches_edge(st, fg.shape):
+                x, y, bw, bh, area = (int(v) for v in stats[j])
+                if not 0.25 * areas.min() <= area <= 2.5 * areas.max() * len(stones) \
+                        or _touches_edge(stats[j], fg.shape):
                     continue
-                ys, xs = np.nonzero(labels[st[1]:st[1] + st[3], st[0]:st[0] + st[2]] == j)
-                pts = np.stack([xs + st[0], ys + st[1]], axis=1).astype(np.float64)
-                cols = crop[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
-                at = pts[:, 1].astype(int), pts[:, 0].astype(int)
-                edge = bool(ever[y0:y1, x0:x1][at].any())
-                under = bg[y0:y1, x0:x1][at].mean(axis=0)
-                near = [r for r in range(len(stones))
-                        if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
-                if len(near) >= 2 and len(pts) >= 1.5 * single[near].min():
-                    for r, (c, col, a) in zip(near, _split(pts, cols, pred_px[near], colours[near],
-                                                           radius_px[near]), strict=True):
+                box = slice(y, y + bh), slice(x, x + bw)
+                mask = (labels[box] == j).view(np.uint8)
+                col = np.array(cv2.mean(crop[box], mask=mask)[:crop.shape[2]])
+                edge = cv2.countNonZero(near_ever[box] & mask) > 0
+                under = np.array(cv2.mean(ground_crop[box], mask=mask)[:crop.shape[2]])
+                # stones predicted within their radius of the blob's box: only where two are
+                # does the blob need its pixels (to be shared out between them)
+                gap = np.maximum(np.maximum([x, y] - pred_px, pred_px - [x + bw - 1, y + bh - 1]), 0)
+                near = np.flatnonzero(np.hypot(gap[:, 0], gap[:, 1]) <= radius_px)
+                if len(near) >= 2:
+                    ys, xs = np.nonzero(mask)
+                    pts = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
+                    near = [r for r in near
+                            if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
+                if len(near) >= 2 and area >= 1.5 * single[near].min():
+                    cols = crop[box][mask > 0].astype(np.float64)
+                    for r, (c, cr, a) in zip(near, _split(pts, cols, pred_px[near], colours[near],
+                                                          radius_px[near]), strict=True):
                         if a:
                             blobs.append(c)
-                            info.append((col, a, r))
+                            info.append((cr, a, r))
                             by_arm.append(edge)
                             ground.append(under)
                 else:
                     blobs.append(cents[j])
-                    info.append((cols.mean(axis=0), float(len(pts)), -1))
+                    info.append((col, float(area), -1))
                     by_arm.append(edge)
                     ground.append(under)
             if not blobs:
@@ -750,6 +826,33 @@ def _tail_rest(xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
         return None
     head = _rest_bias(xy, fp.centre, _radius(fp), from_end=False)
     return tail.mean(axis=0) + (head[1] if head else 0.0)
+
+
+def place_left(scenes: tuple[np.ndarray, np.ndarray], spot: np.ndarray, taken: np.ndarray) -> bool:
+    """Whether the ``spot`` (a mask) stood out more from the board around it (a ring, off the
+    ``taken`` places) in the first scene than in the second: something left it."""
+    ring = cv2.dilate(spot, GROW, iterations=2) & ~cv2.dilate(spot, SPECK) & (taken == 0)
+    if not cv2.countNonZero(ring):
+        return True  # no board around it to compare with: the change alone must tell
+    stand = [np.linalg.norm(np.subtract(cv2.mean(f, mask=spot)[:3], cv2.mean(f, mask=ring)[:3]))
+             for f in scenes]
+    return stand[0] > stand[1]
+
+
+def _same_size(area: float, areas: list[float]) -> bool:
+    """Whether a detection of ``area`` is the stone known by ``areas`` (not two, not a part)."""
+    known = float(np.median(areas))
+    return known <= 0 or known / MERGED <= area <= MERGED * known
+
+
+def consensus(centres: np.ndarray) -> np.ndarray:
+    """The mean of the detections near their median: one detection pulled off by a shadow or a
+    neighbour does not drag the others once there are three."""
+    if len(centres) >= 3:
+        mid = np.median(centres, axis=0)
+        off = np.linalg.norm(centres - mid, axis=1)
+        centres = centres[off <= max(OUTLIER_MM, 2 * np.median(off))]
+    return centres.mean(axis=0)
 
 
 def _area(fp: Footprint) -> float:

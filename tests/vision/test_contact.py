@@ -15,7 +15,7 @@ from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.judge_clips import GATE, SIZE_MM, Composer
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
 from vision.live import LiveJudge
-from vision.tracking import patch_shift
+from vision.tracking import consensus, patch_shift, place_left
 
 FPS = 30.0
 R = 14.0  # the drawn stones' radius (mm), before their wobble
@@ -219,3 +219,28 @@ def test_a_stone_the_hand_only_nudged_makes_no_shot():
     assert judge_episode(Episode(5, 60, 60.0, before, nudged, pushed={0})) == []
     (e,) = judge_episode(Episode(5, 60, 60.0, before, nudged))
     assert e["type"] == "shot"
+
+
+def test_a_stone_at_rest_is_placed_by_all_its_detections():
+    """Found again at every rest, a stone that stayed is reported at the mean of its detections
+    (each is off by detection noise); one detection pulled far off (a shadow, a neighbour found
+    with it) is left out once there are three to outvote it."""
+    found = np.array([[100.4, 50.0], [99.6, 50.2], [100.0, 49.8]])
+    assert np.allclose(consensus(found), [100.0, 50.0])
+    assert np.allclose(consensus(np.vstack([found, [[105.0, 50.0]]])), [100.0, 50.0])
+    assert np.allclose(consensus(found[:2]), [100.0, 50.1])  # two: nothing to outvote
+
+
+def test_only_a_spot_that_stood_out_before_is_a_place_a_stone_left():
+    """A missed stone that was shot leaves board behind it; a stone's glow or shadow that came
+    (the picture changed there too) is no stone that went, and must not be followed as one."""
+    board = np.full((40, 40, 3), (60, 80, 100), np.uint8)
+    stone = board.copy()
+    cv2.circle(stone, (20, 20), 5, (30, 30, 30), -1)
+    glow = board.copy()
+    cv2.circle(glow, (20, 20), 5, (200, 160, 120), -1)
+    spot = np.zeros((40, 40), np.uint8)
+    cv2.circle(spot, (20, 20), 5, 1, -1)
+    nothing = np.zeros((40, 40), np.uint8)
+    assert place_left((stone, board), spot, nothing)
+    assert not place_left((board, glow), spot, nothing)
