@@ -146,7 +146,7 @@ def test_a_stone_nudged_under_the_hand_is_no_shot():
         frames.append(f)
     frames += [c.frame({0: GATE[0], 1: GATE[1], 2: moved}) for _ in range(20)]
     judge = LiveJudge(SIZE_MM, FPS)
-    assert judge.feed(frames[0], 0.0) is None  # calibrates, finds the stones at rest
+    assert judge.feed(frames[0], 0.0) == []  # calibrates, finds the stones at rest
     was = {i: f.centre for i, f in judge.rest.items()}
     decisions = list(judge.run((f, i / FPS) for i, f in enumerate(frames[1:], start=1)))
     assert not [e for d in decisions for e in d.events if e["type"] == "shot"]
