@@ -546,6 +546,8 @@ class EpisodeTracker:
                     fg[arm[oy:oy + fg.shape[0], ox:ox + fg.shape[1]] > 0] = 0
             if areas.min() > 12:
                 fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
+            if not cv2.countNonZero(fg):
+                continue  # nothing but the arm here (a stone under the hand): no blobs to label
             n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
             pred_px = self.view.to_small(self.board.to_px(pred)) - [x0, y0]
             blobs: list[np.ndarray] = []  # centre (crop px)
