@@ -270,7 +270,7 @@ class MotionSegmenter:
             to_calm = change_mask(small, self._calm[1], level)
             stirred = to_calm & free
             if stones(to_prev) or stones(to_calm):
-                if index - self._calm[0] > self.lull_frames and hand.any() and \
+                if index - self._calm[0] > self.lull_frames and self._coming(hand) and \
                         cv2.countNonZero((to_prev | to_calm) & free & self._near(hand)) \
                         >= self.view.min_pixels and self._rested_away(hand):
                     seg = self._split(index, frame, small, hand)
@@ -316,14 +316,25 @@ class MotionSegmenter:
         k = 2 * self.view.stone + 1
         return cv2.dilate(hand, np.ones((k, k), np.uint8))
 
+    def _hand_at_rest(self) -> np.ndarray | None:
+        """The hand in the frame the stones came to rest in (``_calm``), if it was buffered."""
+        k = next((k for k, j in enumerate(self._indices) if j >= self._calm[0]), -1)
+        return self._hands[k] if self._hands else None
+
+    def _coming(self, hand: np.ndarray) -> bool:
+        """Whether the hand covers more of the picture than when the stones came to rest: it
+        came (back) in, not just withdrawing from what it did (a stone still creeping to a stop
+        beside a hand that leaves is no new event)."""
+        then = self._hand_at_rest()
+        return cv2.countNonZero(hand) > (0 if then is None else cv2.countNonZero(then))
+
     def _rested_away(self, hand: np.ndarray) -> bool:
         """Whether the scene at rest since ``_calm`` holds a change away from the hand (now and
         then): stones moved and lie still, not just a hand, its shadow or a flicker. A change
         from the scene at rest before, and from the last one without a hand (a hand that was in
         that scene and left is no stone)."""
-        rest = self._calm[1]
-        k = next((k for k, j in enumerate(self._indices) if j >= self._calm[0]), -1)
-        hands = hand | self._hands[k] if self._hands else hand
+        rest, then = self._calm[1], self._hand_at_rest()
+        hands = hand if then is None else hand | then
         changed = change_mask(rest, self._ref, self.level) & change_mask(rest, self._clean, self.level)
         return cv2.countNonZero(changed & (1 - self._near(hands))) >= 2 * self.view.min_pixels
 
