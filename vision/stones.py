@@ -363,13 +363,12 @@ def detect_stones(
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
         bg = surface.bg(slice(y0, y1), slice(x0, x1))
         shadow = _shadow_like(ycc[y0:y1, x0:x1], bg)
-        dark = np.clip(1 - (ycc[y0:y1, x0:x1, 0].astype(np.float32) + 2) / (bg[..., 0].astype(np.float32) + 2), 0, 1)
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         for part in _join_shadows(_split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 for one in _cut_at_waists(_trim_shadow(piece, shadow, min_d), min_d):
-                    footprints.append(_Footprint(one, (x0, y0), dark, cut, min_score))
+                    footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut, min_score))
     kept = []
     for f in footprints:
         x0, y0 = f.origin
@@ -393,7 +392,8 @@ class _Footprint:
 
     part: np.ndarray  # uint8 0/1, the window's size
     origin: tuple[int, int]  # the window's top-left corner in the view
-    dark: np.ndarray  # how much darker than the surface each pixel of the window is (0..1)
+    luma: np.ndarray  # the window's luma
+    surface_luma: np.ndarray  # the predicted surface's luma in the window
     cut: bool
     min_score: float
 
@@ -404,7 +404,8 @@ class _Footprint:
         ys, xs = np.nonzero(self.part)
         ring = cv2.dilate(self.part, np.ones((3, 3), np.uint8)) & (1 - self.part)
         ry, rx = np.nonzero(ring)
-        wgt = self.dark[ry, rx]
+        # how much darker than the surface each ring pixel is (0..1)
+        wgt = np.clip(1 - (self.luma[ry, rx] + 2.0) / (self.surface_luma[ry, rx] + 2.0), 0, 1)
         if len(rx) == 0 or wgt.sum() <= 0:
             return None
         dx, dy = rx - xs.mean(), ry - ys.mean()

@@ -388,10 +388,10 @@ def _footprints_with_shade(offsets: list[list[tuple[int, int]]]) -> list[_Footpr
     for shades in offsets:
         part = np.zeros((40, 40), np.uint8)
         cv2.circle(part, (20, 20), 8, 1, -1)
-        dark = np.zeros((40, 40), np.float32)
+        dark = np.zeros((40, 40), np.uint8)
         for dx, dy in shades:
-            cv2.circle(dark, (20 + dx, 20 + dy), 8, 0.3, -1)
-        out.append(_Footprint(part, (0, 0), dark * (1 - part), False, 0.6))
+            cv2.circle(dark, (20 + dx, 20 + dy), 8, 70, -1)
+        out.append(_Footprint(part, (0, 0), 200 - dark * (1 - part), np.full((40, 40), 200, np.uint8), False, 0.6))
     return out
 
 
