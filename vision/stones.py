@@ -23,6 +23,10 @@ the stones is estimated from the frame itself, and stones are what differs from 
    split off as a stone goes back to its stone; a faint piece beside a vivid stone is another stone
    only if it is more than that stone's halo; the centre is the area centroid of the footprint, in
    board mm.
+5. What the outline keeps of a cast shadow pulls the centroid toward it. One lamp lights every
+   stone of a scene alike, so the side the shadows fall on is estimated from all the stones
+   together (the darkness around each footprint); when they agree, every centre moves back toward
+   the light by a share of its radius. A lamp straight above or two lamps leave no side.
 """
 
 from __future__ import annotations
