@@ -422,7 +422,7 @@ class _Footprint:
 RING_ASYMMETRY = 0.2  # a ring's darkness this lopsided (0: even all round, 1: all on one side) has a shade side
 SIDE_MIN_STONES = 3  # stones with a shade side needed to tell the scene's
 SIDE_AGREEMENT = 0.5  # mean resultant length of their directions (1: all alike, 0: no common side)
-SHADOW_SHIFT = 0.05  # how far (share of the radius) a footprint's centroid lies toward its shadow
+SHADOW_SHIFT = 0.05  # how far a centroid lies toward its shadow, as a share of the radius (the generated stills' mean)
 
 
 def _shadow_side(footprints: list[_Footprint]) -> np.ndarray | None:
