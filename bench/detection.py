@@ -1,4 +1,5 @@
-"""Stone detection on generated stills: position error, missed and false stones, and timing.
+"""Stone detection on generated stills: position error (also signed, toward the stones' shadows: the
+generator's light direction, read for this evaluation only), missed and false stones, and timing.
 
 Prints figures (never pass/fail). Times are CPU time of this process (one OpenCV thread), beside a baseline measured in the same run
 (HoughCircles on the same frames), since this machine's speed varies. Each still is detected twice:
@@ -19,24 +20,30 @@ from vision.board import Board, CalibrationError, find_board
 from vision.hands import hand_mask
 from vision.stones import detect_stones
 from vision.synth import generate_still
+from vision.synth.style import random_style
 
 MATCH_MM = 8.0  # a detection within this distance of a true stone's centre counts as that stone
 
 
-def match(truth: list[dict], found: list, radius_of: dict[int, float]) -> tuple[list[float], list[dict], list]:
-    """Greedy nearest matching: (errors of matched stones, missed true stones, false detections)."""
+def match(truth: list[dict], found: list, radius_of: dict[int, float],
+          away: np.ndarray | None = None) -> tuple[list[float], list[dict], list, list[float]]:
+    """Greedy nearest matching: (errors of matched stones, missed true stones, false detections,
+    the signed errors along `away`, the direction the shadows fall, when given)."""
     pairs = sorted(
         (np.hypot(t["x_mm"] - s.x_mm, t["y_mm"] - s.y_mm), ti, si)
         for ti, t in enumerate(truth) for si, s in enumerate(found)
     )
-    used_t, used_s, errs = set(), set(), []
+    used_t, used_s, errs, along = set(), set(), [], []
     for d, ti, si in pairs:
         if ti in used_t or si in used_s or d > max(MATCH_MM, 0.6 * radius_of[truth[ti]["id"]]):
             continue
         used_t.add(ti)
         used_s.add(si)
         errs.append(d)
-    return errs, [t for i, t in enumerate(truth) if i not in used_t], [s for i, s in enumerate(found) if i not in used_s]
+        if away is not None:
+            along.append(float(np.dot([found[si].x_mm - truth[ti]["x_mm"], found[si].y_mm - truth[ti]["y_mm"]], away)))
+    missed = [t for i, t in enumerate(truth) if i not in used_t]
+    return errs, missed, [s for i, s in enumerate(found) if i not in used_s], along
 
 
 def under_hand(t: dict, hand_px, board) -> bool:
@@ -52,6 +59,7 @@ def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 40
     first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     errs: list[float] = []
+    along: list[float] = []  # signed errors toward the stones' shadows
     total = missed = false = hidden = wrong_side = uncalibrated = 0
     t_det = t_warm = t_hand = t_hough = 0.0
     for seed in range(first, first + n):
@@ -79,7 +87,10 @@ def main() -> None:
         hand_px = tr["hand"][0]
         visible = [t for t in stones if not under_hand(t, hand_px, board)]
         hidden += len(stones) - len(visible)
-        e, miss, fp = match(visible, found, radius_of)
+        # the light's direction, for this evaluation only (the detector never reads the style)
+        az = np.radians(random_style(np.random.default_rng([seed, 0]))["light_azimuth_deg"])
+        e, miss, fp, al = match(visible, found, radius_of, -np.array([np.cos(az), np.sin(az)]))
+        along += al
         # a detection near a stone under the hand is not false: that stone exists
         fp = [s for s in fp if not any(np.hypot(t["x_mm"] - s.x_mm, t["y_mm"] - s.y_mm) < MATCH_MM for t in stones)]
         errs += e
@@ -101,6 +112,7 @@ def main() -> None:
     if len(e):
         print(f"position error mm: mean {e.mean():.2f}, median {np.median(e):.2f}, p95 {np.percentile(e, 95):.2f}, "
               f"max {e.max():.2f}, share within 2 mm {100 * np.mean(e <= 2):.1f} %")
+        print(f"toward the shadows (signed, mm): mean {np.mean(along):+.2f}, p95 {np.percentile(along, 95):+.2f}")
     print(f"time per frame: detect_stones {1000 * t_warm / n:.2f} ms on a known board ({1000 * t_det / n:.2f} ms on a "
           f"new one), hand_mask {1000 * t_hand / n:.2f} ms, HoughCircles baseline {1000 * t_hough / n:.2f} ms "
           f"(detect/Hough {t_warm / max(t_hough, 1e-9):.1f}x)")

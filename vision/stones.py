@@ -23,11 +23,15 @@ the stones is estimated from the frame itself, and stones are what differs from 
    split off as a stone goes back to its stone; a faint piece beside a vivid stone is another stone
    only if it is more than that stone's halo; the centre is the area centroid of the footprint, in
    board mm.
+5. What the outline keeps of a cast shadow pulls the centroid toward it. One lamp lights every
+   stone of a scene alike, so the side the shadows fall on is estimated from all the stones
+   together (the darkness around each footprint); when they agree, every centre moves back toward
+   the light by a share of its radius. A lamp straight above or two lamps leave no side.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -348,6 +352,7 @@ def detect_stones(
             blocked = _grow_hand(ycc, surface, blocked)
     edge, near_marker, camera = geo.edge, geo.near_marker, geo.camera
     stones: list[Stone] = []
+    footprints: list[_Footprint] = []
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
     n, labels, stats, _ = _break_large(cand, 8 * max_area, min_d)
     for i in range(1, n):
@@ -360,17 +365,80 @@ def detect_stones(
         if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
-        shadow = _shadow_like(ycc[y0:y1, x0:x1], surface.bg(slice(y0, y1), slice(x0, x1)))
+        bg = surface.bg(slice(y0, y1), slice(x0, x1))
+        shadow = _shadow_like(ycc[y0:y1, x0:x1], bg)
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         for part in _join_shadows(_split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
             for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 for one in _cut_at_waists(_trim_shadow(piece, shadow, min_d), min_d):
-                    st = _stone(one, (x0, y0), z[y0:y1, x0:x1], view, board, min_d, max_d, cut, params, camera,
-                                min_score)
-                    if st is not None:
-                        stones.append(st)
+                    footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut, min_score))
+    kept = []
+    for f in footprints:
+        x0, y0 = f.origin
+        h, w = f.part.shape
+        st = _stone(f.part, f.origin, z[y0:y0 + h, x0:x0 + w], view, board, min_d, max_d, f.cut, params, camera,
+                    f.min_score)
+        if st is not None:
+            stones.append(st)
+            kept.append(f)
+    side = _shadow_side(kept)
+    if side is not None:
+        # the shadow still held in the outlines: each centre moves back toward the light by a
+        # share of its radius
+        stones = [_moved(st, -SHADOW_SHIFT * st.radius_mm * side, board) for st in stones]
     return stones
+
+
+@dataclass
+class _Footprint:
+    """One stone's footprint in its window of the view, before it becomes a Stone."""
+
+    part: np.ndarray  # uint8 0/1, the window's size
+    origin: tuple[int, int]  # the window's top-left corner in the view
+    luma: np.ndarray  # the window's luma
+    surface_luma: np.ndarray  # the predicted surface's luma in the window
+    cut: bool
+    min_score: float
+
+    def shade_direction(self) -> np.ndarray | None:
+        """Where the shade around the footprint lies: the unit vector from its centroid toward the
+        darkness of the ring just outside it (a cast shadow's soft tail reaches beyond the outline
+        on its side), or None when nothing around it is darker than the surface."""
+        ys, xs = np.nonzero(self.part)
+        ring = cv2.dilate(self.part, np.ones((3, 3), np.uint8)) & (1 - self.part)
+        ry, rx = np.nonzero(ring)
+        # how much darker than the surface each ring pixel is (0..1)
+        wgt = np.clip(1 - (self.luma[ry, rx] + 2.0) / (self.surface_luma[ry, rx] + 2.0), 0, 1)
+        if len(rx) == 0 or wgt.sum() <= 0:
+            return None
+        dx, dy = rx - xs.mean(), ry - ys.mean()
+        norm = np.maximum(np.hypot(dx, dy), 1e-6)
+        v = np.array([(wgt * dx / norm).sum(), (wgt * dy / norm).sum()]) / wgt.sum()
+        length = float(np.hypot(*v))
+        return v / length if length > RING_ASYMMETRY else None
+
+
+RING_ASYMMETRY = 0.2  # a ring's darkness this lopsided (0: even all round, 1: all on one side) has a shade side
+SIDE_MIN_STONES = 3  # stones with a shade side needed to tell the scene's
+SIDE_AGREEMENT = 0.5  # mean resultant length of their directions (1: all alike, 0: no common side)
+SHADOW_SHIFT = 0.05  # how far a centroid lies toward its shadow, as a share of the radius (the generated stills' mean)
+
+
+def _shadow_side(footprints: list[_Footprint]) -> np.ndarray | None:
+    """The direction (unit vector, view px = board axes) in which the scene's stones cast their
+    shadows, or None.
+
+    One lamp lights every stone of a scene alike, so each stone's shade lies on the same side of
+    its footprint; the direction is the mean of the stones' shade directions, taken only when
+    several stones agree (a lamp straight above, or two lamps, leave no common side).
+    """
+    units = [u for u in (f.shade_direction() for f in footprints) if u is not None]
+    if len(units) < SIDE_MIN_STONES:
+        return None
+    mean = np.mean(units, axis=0)
+    r = float(np.hypot(*mean))
+    return mean / r if r >= SIDE_AGREEMENT else None
 
 
 HAND_COLOUR = 25.0  # YCrCb distance (L1, luma at half weight) within which a pixel has the hand's colour
@@ -739,6 +807,14 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
         score=float(score),
     )
 
+
+
+def _moved(st: Stone, by_mm: np.ndarray, board: Board) -> Stone:
+    """The stone with its centre moved by `by_mm` (its outline, the footprint seen, stays)."""
+    centre = np.array([st.x_mm, st.y_mm]) + by_mm
+    px = board.to_px(centre)
+    return replace(st, x_mm=float(centre[0]), y_mm=float(centre[1]), on_board=bool(board.on_board(centre)),
+                   x_px=float(px[0]), y_px=float(px[1]))
 
 
 def _quantile(values: np.ndarray, q: float) -> float:
