@@ -152,7 +152,7 @@ def test_a_stone_nudged_under_the_hand_is_no_shot():
     assert not [e for d in decisions for e in d.events if e["type"] == "shot"]
     assert set(judge.rest) == set(was)  # the same three stones, none new, none taken
     moves = sorted(float(np.hypot(*(judge.rest[i].centre - was[i]))) for i in was)
-    assert moves[:2] == [0.0, 0.0] and abs(moves[2] - np.hypot(6.0, 5.0)) < 1.5
+    assert max(moves[:2]) < 0.1 and abs(moves[2] - np.hypot(6.0, 5.0)) < 1.5  # the others stay put
 
 
 def test_patch_shift_measures_a_fraction_of_a_pixel():
