@@ -132,6 +132,7 @@ class EpisodeTracker:
             else:
                 del before[v.id]
                 tracks.pop(v.id, None)
+        self._unlink_unmoved(seg, before, after, tracks)
         new = [after[i] for i in after if i not in before]
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             movers += self._trace_back(seg, small_before, small_after, new, before, tracks)
@@ -156,6 +157,21 @@ class EpisodeTracker:
                   and self._pushed(seg, t, before[i], after[i])}
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
                        dist, pushed)
+
+    def _unlink_unmoved(self, seg: Segment, before: dict[int, Footprint],
+                        after: dict[int, Footprint], tracks: dict) -> None:
+        """A stone followed to a place far from its own whose patch of the picture shows it never
+        moved was not there: its track took another stone for it (one the detector missed at rest
+        before, set moving nearby). That stone is a new one, to be followed back in time like any
+        other that turns up; this one stays where it was (in place)."""
+        for i in [i for i in tracks if i in before and i in after]:
+            if np.linalg.norm(after[i].centre - before[i].centre) <= _radius(before[i]):
+                continue
+            d = self._shift(seg.before, seg.after, before[i])
+            if d is not None and np.linalg.norm(d) < STILL_MM:
+                self._new(after[i], after)
+                after[i] = before[i]
+                del tracks[i]
 
     def _at_rest(self, before: dict[int, Footprint], after: dict[int, Footprint],
                  shift: dict[int, np.ndarray | None]) -> dict[int, Footprint]:
@@ -439,6 +455,8 @@ class EpisodeTracker:
             if m.id in after and not merged:
                 continue
             end = _tail_rest(xy[:, r], m)
+            if end is None and m.id not in after:
+                end = self._still_there(seg, xy[:, r], m, small_after)
             if end is None or not (merged or np.linalg.norm(end - m.centre) > _radius(m)):
                 continue
             here = convex(m.shape + end)
@@ -461,6 +479,24 @@ class EpisodeTracker:
                 self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(tracked)}
+
+    def _still_there(self, seg: Segment, xy: np.ndarray, fp: Footprint,
+                     small_after: np.ndarray) -> np.ndarray | None:
+        """Where a stone whose track was lost near the end last lay still (its last three
+        sightings together), if its place looks at rest as it did when it was first seen still
+        there: it was covered for a while (an arm or its shadow passing over), not taken (a hand
+        that takes a stone leaves its place bare)."""
+        seen = np.flatnonzero(~np.isnan(xy[:, 0]))
+        if len(seen) < 3:
+            return None
+        tail = xy[seen[-3:]]
+        if np.linalg.norm(tail[-1] - tail[0]) >= 0.5 * _radius(fp):
+            return None
+        head = _rest_bias(xy, fp.centre, _radius(fp), from_end=False)
+        end = tail.mean(axis=0) + (head[1] if head else 0.0)
+        spot = self._mask(Footprint(fp.id, end, fp.shape + end, True), small_after.shape[:2]) > 0
+        changed = colour_diff(small_after, seg.frames[seen[-3]]) > self.level
+        return end if np.count_nonzero(changed & spot) <= 0.2 * np.count_nonzero(spot) else None
 
     def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                     tracks: dict[int, Track]) -> None:
