@@ -35,6 +35,8 @@ _RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
 COLOUR_SPAN = 80.0  # colour differences (levels) beyond this say no more: surely another stone
 COLOUR_MM = 6.0
 SHIFT_SD_PX = 0.1  # a patch shift less certain than this (pixels, one sigma) says nothing
+SKIP_MAX = 0.5  # a patch with less than this share of its (weighted) pixels left says nothing
+SHADOW_MM = 3.0  # how far past its outline a stone changes the picture (its shadow, blur)
 TOUCH_MM = 2.0  # a stone this close to another one found at rest may have been found as one with it
 MERGED = 1.6  # a stone found at rest this many times its own area is two stones found as one
 SIGHTINGS = 30  # detections a stone's place at rest is averaged over (the latest)
@@ -130,6 +132,7 @@ class EpisodeTracker:
             else:
                 del before[v.id]
                 tracks.pop(v.id, None)
+        self._unlink_unmoved(seg, before, after, tracks)
         new = [after[i] for i in after if i not in before]
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             movers += self._trace_back(seg, small_before, small_after, new, before, tracks)
@@ -141,7 +144,10 @@ class EpisodeTracker:
                     tracks.pop(m.id, None)
         self.confirmed |= set(after)
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
-        shift = {i: self._shift(seg.before, seg.after, before[i]) for i in before if i in after}
+        movers_at = [fp for d in (before, after) for i, fp in d.items()
+                     if before.get(i) is not after.get(i)]
+        shift = {i: self._shift(seg.before, seg.after, before[i],
+                                [m for m in movers_at if m.id != i]) for i in before if i in after}
         dist = {i: float(np.linalg.norm(d)) for i, d in shift.items() if d is not None}
         for i, d in dist.items():  # its patch says it did not move: a new detection is only noise
             if d < STILL_MM:
@@ -151,6 +157,21 @@ class EpisodeTracker:
                   and self._pushed(seg, t, before[i], after[i])}
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
                        dist, pushed)
+
+    def _unlink_unmoved(self, seg: Segment, before: dict[int, Footprint],
+                        after: dict[int, Footprint], tracks: dict) -> None:
+        """A stone followed to a place far from its own whose patch of the picture shows it never
+        moved was not there: its track took another stone for it (one the detector missed at rest
+        before, set moving nearby). That stone is a new one, to be followed back in time like any
+        other that turns up; this one stays where it was (in place)."""
+        for i in [i for i in tracks if i in before and i in after]:
+            if np.linalg.norm(after[i].centre - before[i].centre) <= _radius(before[i]):
+                continue
+            d = self._shift(seg.before, seg.after, before[i])
+            if d is not None and np.linalg.norm(d) < STILL_MM:
+                self._new(after[i], after)
+                after[i] = before[i]
+                del tracks[i]
 
     def _at_rest(self, before: dict[int, Footprint], after: dict[int, Footprint],
                  shift: dict[int, np.ndarray | None]) -> dict[int, Footprint]:
@@ -181,12 +202,17 @@ class EpisodeTracker:
         self.sightings = sightings
         return rest
 
-    def _shift(self, a: np.ndarray, b: np.ndarray, fp: Footprint) -> np.ndarray | None:
+    def _shift(self, a: np.ndarray, b: np.ndarray, fp: Footprint,
+               others: list[Footprint] = ()) -> np.ndarray | None:
         """How far (mm, a vector) the stone at ``fp`` moved between the full frames ``a`` and ``b``, to a
         fraction of a pixel: its patch in both compared directly (the shift that best lines the
         second up with the first, by Gauss-Newton on the patch's gradients), which is far finer
         than two detections; None where the patch cannot tell (out of the picture, too little
-        edge to lock on, or more changed there than a shift explains)."""
+        edge to lock on, or more changed there than a shift explains).
+
+        ``others`` are the other stones that moved, where they lay before and after: one that
+        came to rest against this stone (the shooter of a clear) changes its patch without this
+        stone moving, so their places, widened by a shadow's reach, are left out of the fit."""
         c = np.asarray(self.board.to_px(fp.centre[None]), dtype=np.float64)[0]
         half = max(8, int(np.ceil(2 * _radius(fp) * self.board.px_per_mm())))
         if not np.isfinite(c).all():
@@ -195,11 +221,26 @@ class EpisodeTracker:
         if x - half < 0 or y - half < 0 or x + half > a.shape[1] or y + half > a.shape[0]:
             return None
         d = patch_shift(*(cv2.cvtColor(f[y - half:y + half, x - half:x + half], cv2.COLOR_BGR2GRAY)
-                          for f in (a, b)))
+                          for f in (a, b)), self._others_mask(others, (x - half, y - half), 2 * half))
         if d is None:
             return None
         ends = np.asarray(self.board.to_mm(np.array([c, c + d])), dtype=np.float64)
         return ends[1] - ends[0]
+
+    def _others_mask(self, others: list[Footprint], origin: tuple[int, int], n: int) -> np.ndarray | None:
+        """The places of ``others`` on the n x n patch at ``origin`` (full-frame pixels), widened
+        by a shadow's reach; None when none is near."""
+        if not others:
+            return None
+        mask = np.zeros((n, n), np.uint8)
+        for o in others:
+            px = np.asarray(self.board.to_px(o.outline), dtype=np.float64) - origin
+            if np.isfinite(px).all():
+                cv2.fillPoly(mask, [np.round(px).astype(np.int32)], 1)
+        if not mask.any():
+            return None
+        k = 2 * max(1, int(np.ceil(SHADOW_MM * self.board.px_per_mm()))) + 1
+        return cv2.dilate(mask, np.ones((k, k), np.uint8))
 
     # -- identities at rest ---------------------------------------------------------------------
 
@@ -414,6 +455,8 @@ class EpisodeTracker:
             if m.id in after and not merged:
                 continue
             end = _tail_rest(xy[:, r], m)
+            if end is None and m.id not in after:
+                end = self._still_there(seg, xy[:, r], m, small_after)
             if end is None or not (merged or np.linalg.norm(end - m.centre) > _radius(m)):
                 continue
             here = convex(m.shape + end)
@@ -436,6 +479,24 @@ class EpisodeTracker:
                 self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(tracked)}
+
+    def _still_there(self, seg: Segment, xy: np.ndarray, fp: Footprint,
+                     small_after: np.ndarray) -> np.ndarray | None:
+        """Where a stone whose track was lost near the end last lay still (its last three
+        sightings together), if its place looks at rest as it did when it was first seen still
+        there: it was covered for a while (an arm or its shadow passing over), not taken (a hand
+        that takes a stone leaves its place bare)."""
+        seen = np.flatnonzero(~np.isnan(xy[:, 0]))
+        if len(seen) < 3:
+            return None
+        tail = xy[seen[-3:]]
+        if np.linalg.norm(tail[-1] - tail[0]) >= 0.5 * _radius(fp):
+            return None
+        head = _rest_bias(xy, fp.centre, _radius(fp), from_end=False)
+        end = tail.mean(axis=0) + (head[1] if head else 0.0)
+        spot = self._mask(Footprint(fp.id, end, fp.shape + end, True), small_after.shape[:2]) > 0
+        changed = colour_diff(small_after, seg.frames[seen[-3]]) > self.level
+        return end if np.count_nonzero(changed & spot) <= 0.2 * np.count_nonzero(spot) else None
 
     def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                     tracks: dict[int, Track]) -> None:
@@ -761,9 +822,11 @@ def _split(pts: np.ndarray, cols: np.ndarray, seeds: np.ndarray, colours: np.nda
              float(np.count_nonzero(owner == q))) for q in range(len(seeds))]
 
 
-def patch_shift(a: np.ndarray, b: np.ndarray, rounds: int = 8) -> np.ndarray | None:
+def patch_shift(a: np.ndarray, b: np.ndarray, skip: np.ndarray | None = None,
+                rounds: int = 8) -> np.ndarray | None:
     """The shift (dx, dy) in pixels that moves patch ``a``'s content to where it is in ``b``
     (same size, grey), to a small fraction of a pixel, or None when the patch cannot tell.
+    ``skip`` (a 0/1 mask of the patch's size) marks pixels left out (another stone's place).
 
     Gauss-Newton (Lucas-Kanade) on the whole patch, weighted to its middle, with the exposure
     matched: noise averages out over every pixel of the stone's edge, where two independent
@@ -774,6 +837,11 @@ def patch_shift(a: np.ndarray, b: np.ndarray, rounds: int = 8) -> np.ndarray | N
     b = b.astype(np.float32)
     n = a.shape[0]
     win = cv2.createHanningWindow(a.shape[::-1], cv2.CV_32F)
+    if skip is not None:
+        whole = float(win.sum())
+        win = win * (1 - skip.astype(np.float32))
+        if win.sum() < SKIP_MAX * whole:
+            return None  # too little of the stone's surroundings left to tell
     smooth = cv2.GaussianBlur(a, (3, 3), 0.7)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3) / 8
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3) / 8

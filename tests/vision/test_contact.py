@@ -13,9 +13,12 @@ import pytest
 
 from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.judge_clips import GATE, SIZE_MM, Composer
+from vision.board import find_board
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
 from vision.live import LiveJudge
-from vision.tracking import consensus, patch_shift, place_left
+from vision.motion import Segment, View
+from vision.stones import detect_stones
+from vision.tracking import EpisodeTracker, consensus, patch_shift, place_left
 
 FPS = 30.0
 R = 14.0  # the drawn stones' radius (mm), before their wobble
@@ -175,6 +178,83 @@ def test_patch_shift_measures_a_fraction_of_a_pixel():
     still = patch_shift(patch(scene, x, y), patch(scene, x, y))
     assert still is not None and np.hypot(*still) < 0.08
     assert patch_shift(patch(scene, x, y - 120), patch(scene, x, y - 120)) is None
+
+
+def test_patch_shift_sees_past_a_stone_that_came_to_rest_against_it():
+    """A clear's shooter comes to rest against the stone it struck, which moved a few tenths of a
+    pixel (less than two detections tell apart). The shooter in the struck stone's patch hides
+    that move from a plain comparison; leaving the shooter's place out of the fit measures it,
+    so the hit is seen (RULINGS Rocca, clears: a clear passes when it hits the other piece)."""
+    rng = np.random.default_rng(5)
+    struck = DrawnStone(200.0, 150.0, R, (40, 40, 160), 1)
+    scene = draw_scene([struck], size_mm=SIZE_MM)
+    moved = cv2.warpAffine(scene.image, np.float32([[1, 0, 0.4], [0, 1, -0.25]]),
+                           scene.image.shape[1::-1], flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    both = draw_scene([struck, DrawnStone(200.0 + R + 7.0, 150.0, 7.0, (230, 230, 220), 2)],
+                      size_mm=SIZE_MM).image
+    shooter = cv2.absdiff(both, scene.image).max(axis=2) > 0
+    moved[shooter] = both[shooter]
+    x, y = np.round(scene.project(np.array([[200.0, 150.0]]))[0]).astype(int)
+
+    def patch(img: np.ndarray) -> np.ndarray:
+        noisy = img.astype(np.float32) + rng.normal(0, 2.5, img.shape)
+        grey = cv2.cvtColor(np.clip(noisy, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        return grey[y - 32:y + 32, x - 32:x + 32]
+
+    assert patch_shift(patch(scene.image), patch(moved)) is None  # something else changed there
+    skip = cv2.dilate(shooter[y - 32:y + 32, x - 32:x + 32].astype(np.uint8), np.ones((7, 7), np.uint8))
+    d = patch_shift(patch(scene.image), patch(moved), skip)
+    assert d is not None and np.abs(d - (0.4, -0.25)).max() < 0.08
+    assert patch_shift(patch(scene.image), patch(moved), np.ones_like(skip)) is None  # nothing left
+
+
+def test_a_track_led_off_a_stone_that_never_moved_finds_a_new_stone():
+    """Stones are neither made nor destroyed by a shot, and a stone whose own patch of the
+    picture did not change did not move. A track that led such a stone to a stone far off (the
+    shooter, missed by the detector at rest before the shot) took that one for it: the stone at
+    rest stays put, and the far one is a new stone (to be followed back in time as the shooter),
+    not lost."""
+    c = Composer([(150.0, 150.0), (300.0, 220.0)])
+    before_frame = c.frame({0: (150.0, 150.0)})
+    after_frame = c.frame({0: (150.0, 150.0), 1: (300.0, 220.0)})
+    board = find_board(before_frame, SIZE_MM)
+    tracker = EpisodeTracker(board, View.of(board, before_frame.shape),
+                             lambda img, ignore: detect_stones(img, board, ignore), FPS)
+    tracker.start(before_frame)
+    ((sid, still),) = tracker.rest.items()
+    there = np.array([300.0, 220.0])
+    after = {sid: Footprint(sid, there, still.shape + there, True)}
+    path = np.array([still.centre, (still.centre + there) / 2, there])
+    tracks = {sid: Track(sid, np.arange(3), path, np.ones(3, bool))}
+    seg = Segment(0, 2, [0, 1, 2], [], [], before_frame, after_frame, np.zeros((1, 1), np.uint8))
+    tracker._unlink_unmoved(seg, dict(tracker.rest), after, tracks)
+    assert after[sid] is still and not tracks
+    (new,) = [f for i, f in after.items() if i != sid]
+    assert np.allclose(new.centre, there)
+
+
+def test_a_stone_covered_after_it_came_to_rest_is_still_there_but_one_taken_is_not():
+    """Only a hand takes a stone away. A stone seen lying still, then covered (an arm or its
+    shadow passing over) and not found at rest (merged with a stone it touches) lies where it
+    was last seen still if its place looks the same at the end; a stone taken leaves its place
+    bare, and is not placed there."""
+    c = Composer([(150.0, 150.0)])
+    board = find_board(c.frame({}), SIZE_MM)
+    view = View.of(board, c.bg.shape)
+    tracker = EpisodeTracker(board, view, lambda img, ignore: detect_stones(img, board, ignore), FPS)
+    at = np.array([150.0, 150.0])
+    still = Footprint(0, at, convex(_disc(0, *at).outline), True)
+    lying = c.frame({0: tuple(at)})
+    covered = lying.copy()
+    draw_hand(covered, (c.px(at)[0], 0), c.px(at), width=60)
+    frames = [lying] * 3 + [covered] * 4
+    xy = np.array([at] * 3 + [[np.nan, np.nan]] * 4)
+    for end, expect in ((lying, at), (c.frame({}), None)):
+        seg = Segment(0, 7, list(range(7)), [view.small(f) for f in frames], [], lying, end,
+                      np.zeros((1, 1), np.uint8))
+        found = tracker._still_there(seg, xy, still, view.small(end))
+        assert (found is None) if expect is None else np.hypot(*(found - expect)) < 1.0
 
 
 def _disc(sid: int, x: float, y: float) -> Footprint:
