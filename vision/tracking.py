@@ -33,7 +33,7 @@ from vision.motion import (
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
 _RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
 COLOUR_SPAN = 80.0  # colour differences (levels) beyond this say no more: surely another stone
-COLOUR_MM = 6.0
+COLOUR_MM = 6.0  # ... and cost as much as being this far from where the stone was expected
 SHIFT_SD_PX = 0.1  # a patch shift less certain than this (pixels, one sigma) says nothing
 SKIP_MAX = 0.5  # a patch with less than this share of its (weighted) pixels left says nothing
 SHADOW_MM = 3.0  # how far past its outline a stone changes the picture (its shadow, blur)
@@ -41,7 +41,7 @@ TOUCH_MM = 2.0  # a stone this close to another one found at rest may have been 
 MERGED = 1.6  # a stone found at rest this many times its own area is two stones found as one
 SIGHTINGS = 30  # detections a stone's place at rest is averaged over (the latest)
 OUTLIER_MM = 1.5  # a detection this far beyond the others' median is off (shadow, neighbour)
-SPLIT_LEVELS = 40.0  # in a blob of touching stones, this colour difference weighs a radius  # ... and cost as much as being this far from where the stone was expected
+SPLIT_LEVELS = 40.0  # in a blob of touching stones, this colour difference weighs a radius
 
 
 def footprint(stone, sid: int) -> Footprint:
