@@ -33,7 +33,7 @@ from vision.motion import (
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
 _RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
 COLOUR_SPAN = 80.0  # colour differences (levels) beyond this say no more: surely another stone
-COLOUR_MM = 6.0  # ... and cost as much as being this far from where the stone was expected
+COLOUR_MM = 6.0  # mm: a colour difference of COLOUR_SPAN costs as much as being this far from where expected
 SHIFT_SD_PX = 0.1  # a patch shift less certain than this (pixels, one sigma) says nothing
 SKIP_MAX = 0.5  # a patch with less than this share of its (weighted) pixels left says nothing
 SHADOW_MM = 3.0  # how far past its outline a stone changes the picture (its shadow, blur)
