@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
+import cv2
 import numpy as np
 
 # Tolerances in board millimetres. They are properties of the measurement (how well a settled
@@ -31,21 +32,11 @@ LOST_S = 0.12  # a shooter unseen for longer than this near the decisive geometr
 
 
 def convex(points: np.ndarray) -> np.ndarray:
-    """Counter-clockwise convex hull (Andrew's monotone chain) of an Nx2 point set."""
+    """The convex hull of an Nx2 point set (board mm), as its vertices in order."""
     pts = np.unique(np.asarray(points, dtype=np.float64).reshape(-1, 2), axis=0)
     if len(pts) < 3:
         return pts
-
-    def half(seq: np.ndarray) -> list[np.ndarray]:
-        out: list[np.ndarray] = []
-        for p in seq:
-            while len(out) >= 2 and _cross(out[-2], out[-1], p) <= 0:
-                out.pop()
-            out.append(p)
-        return out
-
-    lower, upper = half(pts), half(pts[::-1])
-    return np.array(lower[:-1] + upper[:-1])
+    return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2).astype(np.float64)
 
 
 def _cross(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
