@@ -17,8 +17,10 @@ from vision.board import find_board
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
 from vision.live import LiveJudge
 from vision.motion import Segment, View
+from vision.patches import patch_shift, place_left
+from vision.resting import consensus
 from vision.stones import detect_stones
-from vision.tracking import EpisodeTracker, consensus, patch_shift, place_left
+from vision.tracking import EpisodeTracker
 
 FPS = 30.0
 R = 14.0  # the drawn stones' radius (mm), before their wobble

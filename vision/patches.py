@@ -1,0 +1,123 @@
+"""Evidence from a stone's patch of the picture, finer than any detection.
+
+Two detections of a stone that did not move differ by a millimetre or two; its patch, compared
+directly between two frames, tells a shift to a tenth of a pixel (``patch_shift``) and tells a
+place something left from one something came to (``place_left``). The episode tracker
+(vision/tracking.py) trusts these over the detector where they can tell.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.footprints import radius_mm
+from vision.judge import Footprint
+from vision.motion import GROW, SPECK
+
+SHIFT_SD_PX = 0.1  # a patch shift less certain than this (pixels, one sigma) says nothing
+SKIP_MAX = 0.5  # a patch with less than this share of its (weighted) pixels left says nothing
+SHADOW_MM = 3.0  # how far past its outline a stone changes the picture (its shadow, blur)
+
+
+class PatchEvidence:
+    """A stone's patch shift on the full frames, in board mm (a part of EpisodeTracker: needs
+    its ``board``)."""
+
+    board: object  # vision.board.Board
+
+    def _shift(self, a: np.ndarray, b: np.ndarray, fp: Footprint,
+               others: list[Footprint] = ()) -> np.ndarray | None:
+        """How far (mm, a vector) the stone at ``fp`` moved between the full frames ``a`` and ``b``, to a
+        fraction of a pixel: its patch in both compared directly (the shift that best lines the
+        second up with the first, by Gauss-Newton on the patch's gradients), which is far finer
+        than two detections; None where the patch cannot tell (out of the picture, too little
+        edge to lock on, or more changed there than a shift explains).
+
+        ``others`` are the other stones that moved, where they lay before and after: one that
+        came to rest against this stone (the shooter of a clear) changes its patch without this
+        stone moving, so their places, widened by a shadow's reach, are left out of the fit."""
+        c = np.asarray(self.board.to_px(fp.centre[None]), dtype=np.float64)[0]
+        half = max(8, int(np.ceil(2 * radius_mm(fp) * self.board.px_per_mm())))
+        if not np.isfinite(c).all():
+            return None
+        x, y = int(round(c[0])), int(round(c[1]))
+        if x - half < 0 or y - half < 0 or x + half > a.shape[1] or y + half > a.shape[0]:
+            return None
+        d = patch_shift(*(cv2.cvtColor(f[y - half:y + half, x - half:x + half], cv2.COLOR_BGR2GRAY)
+                          for f in (a, b)), self._others_mask(others, (x - half, y - half), 2 * half))
+        if d is None:
+            return None
+        ends = np.asarray(self.board.to_mm(np.array([c, c + d])), dtype=np.float64)
+        return ends[1] - ends[0]
+
+    def _others_mask(self, others: list[Footprint], origin: tuple[int, int], n: int) -> np.ndarray | None:
+        """The places of ``others`` on the n x n patch at ``origin`` (full-frame pixels), widened
+        by a shadow's reach; None when none is near."""
+        if not others:
+            return None
+        mask = np.zeros((n, n), np.uint8)
+        for o in others:
+            px = np.asarray(self.board.to_px(o.outline), dtype=np.float64) - origin
+            if np.isfinite(px).all():
+                cv2.fillPoly(mask, [np.round(px).astype(np.int32)], 1)
+        if not mask.any():
+            return None
+        k = 2 * max(1, int(np.ceil(SHADOW_MM * self.board.px_per_mm()))) + 1
+        return cv2.dilate(mask, np.ones((k, k), np.uint8))
+
+
+def patch_shift(a: np.ndarray, b: np.ndarray, skip: np.ndarray | None = None,
+                rounds: int = 8) -> np.ndarray | None:
+    """The shift (dx, dy) in pixels that moves patch ``a``'s content to where it is in ``b``
+    (same size, grey), to a small fraction of a pixel, or None when the patch cannot tell.
+    ``skip`` (a 0/1 mask of the patch's size) marks pixels left out (another stone's place).
+
+    Gauss-Newton (Lucas-Kanade) on the whole patch, weighted to its middle, with the exposure
+    matched: noise averages out over every pixel of the stone's edge, where two independent
+    detections each carry their own error. Reliable for shifts up to a pixel or two; a larger
+    one, a flat patch (no stone, only noise) or a patch where something else changed (a stone
+    came into it) gives None."""
+    a = a.astype(np.float32)
+    b = b.astype(np.float32)
+    n = a.shape[0]
+    win = cv2.createHanningWindow(a.shape[::-1], cv2.CV_32F)
+    if skip is not None:
+        whole = float(win.sum())
+        win = win * (1 - skip.astype(np.float32))
+        if win.sum() < SKIP_MAX * whole:
+            return None  # too little of the stone's surroundings left to tell
+    smooth = cv2.GaussianBlur(a, (3, 3), 0.7)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3) / 8
+    g = np.array([[np.sum(win * gx * gx), np.sum(win * gx * gy)],
+                  [np.sum(win * gx * gy), np.sum(win * gy * gy)]], dtype=np.float64)
+    if np.linalg.eigvalsh(g)[0] <= 1e-6:
+        return None
+    d = np.zeros(2)
+    for _ in range(rounds):
+        m = np.float32([[1, 0, d[0]], [0, 1, d[1]]])
+        bw = cv2.warpAffine(b, m, a.shape[::-1], flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_REPLICATE)
+        gain = float(np.sum(win * a) / max(float(np.sum(win * bw)), 1e-6))
+        e = bw * gain - a
+        step = -np.linalg.solve(g, [np.sum(win * gx * e), np.sum(win * gy * e)])
+        d += step
+        if np.abs(d).max() > n / 4:
+            return None
+        if np.abs(step).max() < 0.005:
+            break
+    noise = float(np.sum(win * e * e) / np.sum(win))
+    sd = np.sqrt(noise * float(np.linalg.inv(g).trace()))
+    return d if sd <= SHIFT_SD_PX else None
+
+
+def place_left(scenes: tuple[np.ndarray, np.ndarray], spot: np.ndarray, taken: np.ndarray) -> bool:
+    """Whether the ``spot`` (a mask) stood out more from the board around it (a ring, off the
+    ``taken`` places) in the first scene than in the second: something left it."""
+    ring = cv2.dilate(spot, GROW, iterations=2) & ~cv2.dilate(spot, SPECK) & (taken == 0)
+    if not cv2.countNonZero(ring):
+        return True  # no board around it to compare with: the change alone must tell
+    stand = [np.linalg.norm(np.subtract(cv2.mean(f, mask=spot)[:3], cv2.mean(f, mask=ring)[:3]))
+             for f in scenes]
+    return stand[0] > stand[1]

@@ -1,0 +1,200 @@
+"""The stones at rest: which is which after an episode, and where each one lies.
+
+A stone that did not move keeps its id and its place (detection noise is not a move); a stone
+the detector missed or found twice is told from one that came or went by the picture itself;
+a stone's place at rest is the consensus of all its detections since it came to rest there.
+A part of the episode tracker (vision/tracking.py).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.assignment import assign
+from vision.footprints import area_mm2, radius_mm, touches_edge, with_id
+from vision.judge import STILL_MM, Footprint, Track, clearance, convex
+from vision.motion import GROW, SPECK, Segment
+from vision.patches import place_left
+
+_RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+TOUCH_MM = 2.0  # a stone this close to another one found at rest may have been found as one with it
+MERGED = 1.6  # a stone found at rest this many times its own area is two stones found as one
+SIGHTINGS = 30  # detections a stone's place at rest is averaged over (the latest)
+OUTLIER_MM = 1.5  # a detection this far beyond the others' median is off (shadow, neighbour)
+
+
+class AtRest:
+    """Identities and places of the stones at rest (a part of EpisodeTracker: needs its ids,
+    sightings and pending detections, and the footprints' and patches' evidence)."""
+
+    def _new(self, fp: Footprint, *into: dict[int, Footprint]) -> int:
+        sid, self.next_id = self.next_id, self.next_id + 1
+        for d in into:
+            d[sid] = with_id(fp, sid)
+        return sid
+
+    def _match_still(self, before: dict[int, Footprint], found: list[Footprint],
+                     changed_px: np.ndarray, hidden: set[int]):
+        """Pair stones that stayed about put; confirm everything against the pixels.
+
+        A stone whose patch of the picture did not change keeps its old position (detection noise
+        is not a move); one the detector missed after the episode although its patch did not
+        change is carried over rather than reported as taken, unless it was never found again
+        since it was first seen (a false detection: forgotten). A stone found where nothing changed
+        was missed before: it is believed (joins the rest, no event) once found twice in a row,
+        so a one-off false detection never enters the positions at rest.
+        """
+        ids = list(before)
+        after: dict[int, Footprint] = {}
+        used: set[int] = set()
+        if ids and found:
+            cost = np.array([[np.linalg.norm(before[i].centre - f.centre) for f in found]
+                             for i in ids])
+            reach = np.array([0.8 * radius_mm(before[i]) for i in ids])[:, None]
+            cost = np.where(cost <= reach, cost, np.inf)
+            for r, c in assign(cost, float(reach.max())):
+                after[ids[r]] = with_id(found[c], ids[r])
+                used.add(c)
+        self._detected = dict(after)
+        loose_after = [f for c, f in enumerate(found) if c not in used]
+        loose_before = [i for i in ids if i not in after]
+        cover = np.zeros(changed_px.shape, bool)
+        for f in loose_after:
+            cover |= self._mask(f, changed_px.shape) > 0
+        for i in ids:
+            if not self._patch_changed(changed_px, before[i], cover):
+                if i in loose_before:
+                    loose_before.remove(i)
+                    if i not in self.confirmed | hidden:  # seen once, never again (and not
+                        # under the hand still in view), nothing changed there
+                        del before[i]  # a false detection: forgotten
+                        continue
+                after[i] = before[i]
+        pending, self.pending = self.pending, []
+        for f in list(loose_after):
+            if not self._patch_changed(changed_px, f):
+                loose_after.remove(f)
+                seen = [p for p in pending if np.linalg.norm(p.centre - f.centre) < 0.5 * radius_mm(f)]
+                if seen:
+                    self._detected[self._new(f, before, after)] = f
+                    self.sightings[self.next_id - 1] = [(seen[0].centre, area_mm2(seen[0]))]
+                else:
+                    self.pending.append(f)
+        return after, loose_before, loose_after
+
+    def _vacated(self, scenes: tuple[np.ndarray, np.ndarray], changed_px: np.ndarray,
+                 hand: np.ndarray, before: dict[int, Footprint], found: list[Footprint],
+                 room: int) -> list[Footprint]:
+        """Stones the detector missed at rest that then moved: where the picture changed between
+        the two scenes at rest although no known stone was there before and none is there after
+        (nor the hand), something left. With one or two more new stones found than known stones
+        gone (``room``; a drop brings more), each such spot of a stone's size is a stone that was
+        there before the hand came; it joins the movers (a new id) and is followed like them.
+        Only a spot that stood out from the board around it before and blends in after is a
+        place left: one that stands out after (a stone's glow or shadow, a speck of light) is
+        something that came, never a stone that went (``scenes``: the small frames before, after)."""
+        if not 0 < room <= 2 or not found or not before:
+            return []  # nothing new, or a drop (two stones or more turning up, or an empty board)
+        shape = changed_px.shape
+        cover = np.zeros(shape, np.uint8)
+        for fp in [*before.values(), *found]:
+            cover |= self._mask(fp, shape)
+        cover = cv2.dilate(cover, GROW)
+        if hand.any():
+            cover |= cv2.resize(hand * 255, shape[::-1], interpolation=cv2.INTER_NEAREST)
+        left = cv2.morphologyEx((changed_px & (cover == 0)).view(np.uint8), cv2.MORPH_OPEN, SPECK)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(left, connectivity=8)
+        sizes = [int(np.count_nonzero(self._mask(f, shape))) for f in found]
+        lo, hi = 0.4 * min(sizes), 2.5 * max(sizes)
+        spots = sorted((int(st[cv2.CC_STAT_AREA]), tuple(c)) for j, (c, st)
+                       in enumerate(zip(cents[1:], stats[1:], strict=True), 1)
+                       if lo <= st[cv2.CC_STAT_AREA] <= hi and not touches_edge(st, shape)
+                       and place_left(scenes, (labels == j).view(np.uint8), cover))
+        out = []
+        for _, c in spots[::-1][:room]:
+            centre = np.asarray(self.board.to_mm(self.view.from_small(np.array([c]))))[0]
+            r = np.sqrt(np.median(sizes) / np.pi) * self.view.track / self.board.px_per_mm()
+            ring = centre + r * np.stack([np.cos(_RING), np.sin(_RING)], axis=1)
+            fp = Footprint(-1, centre, ring, bool(self.board.on_board(centre[None])[0]))
+            self._new(fp, before)
+            out.append(before[self.next_id - 1])
+        return out
+
+    def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
+                    tracks: dict[int, Track]) -> None:
+        """A stone turned up at rest against a stone that moved, where no hand ever came, is that
+        stone found as two (a large or oblong stone, a shadow across it): nothing can have put
+        a stone there, and nothing was followed there but the one stone. Joined into it (in place)."""
+        moved = [i for i in tracks if i in after]
+        for i in [i for i in after if i not in before]:
+            f = after[i]
+            mates = [m for m in moved if clearance(after[m].outline, f.outline) < TOUCH_MM]
+            if len(mates) != 1 or self._handled(seg, f.centre, f):
+                continue
+            m = after[mates[0]]
+            w = np.array([area_mm2(m), area_mm2(f)])
+            centre = (w[0] * m.centre + w[1] * f.centre) / max(float(w.sum()), 1e-9)
+            after[m.id] = Footprint(m.id, centre, convex(np.vstack([m.outline, f.outline])),
+                                    m.on_board)
+            del after[i]
+
+    def _unlink_unmoved(self, seg: Segment, before: dict[int, Footprint],
+                        after: dict[int, Footprint], tracks: dict) -> None:
+        """A stone followed to a place far from its own whose patch of the picture shows it never
+        moved was not there: its track took another stone for it (one the detector missed at rest
+        before, set moving nearby). That stone is a new one, to be followed back in time like any
+        other that turns up; this one stays where it was (in place)."""
+        for i in [i for i in tracks if i in before and i in after]:
+            if np.linalg.norm(after[i].centre - before[i].centre) <= radius_mm(before[i]):
+                continue
+            d = self._shift(seg.before, seg.after, before[i])
+            if d is not None and np.linalg.norm(d) < STILL_MM:
+                self._new(after[i], after)
+                after[i] = before[i]
+                del tracks[i]
+
+    def _at_rest(self, before: dict[int, Footprint], after: dict[int, Footprint],
+                 shift: dict[int, np.ndarray | None]) -> dict[int, Footprint]:
+        """The stones at rest after an episode, each placed by all its detections since it came
+        to rest there: one detection is off by a millimetre or two (more with a shadow or a
+        neighbour at its edge), and a stone that stays is found again at every rest. Its earlier
+        detections stay valid while it did not move (its patch unchanged: carried over) or moved
+        by a measured patch shift (they move with it); a stone that moved otherwise starts over.
+        A detection of another size than the stone's (two stones found as one, a stone found
+        as a part of itself) says nothing about its place."""
+        rest: dict[int, Footprint] = {}
+        sightings: dict[int, list[tuple[np.ndarray, float]]] = {}
+        for i, fp in after.items():
+            old = self.sightings.get(i, []) if i in before else []
+            if shift.get(i) is not None:
+                keep = [(c + shift[i], a) for c, a in old]
+            else:
+                keep = list(old) if fp is before.get(i) else []
+            det = self._detected.get(i)
+            if det is not None and (not keep or _same_size(area_mm2(det), [a for _, a in keep])):
+                keep.append((det.centre, area_mm2(det)))
+            if not keep:
+                keep = [(fp.centre, area_mm2(fp))]
+            keep = keep[-SIGHTINGS:]
+            centre = consensus(np.array([c for c, _ in keep]))
+            sightings[i] = keep
+            rest[i] = Footprint(i, centre, fp.outline + (centre - fp.centre), fp.on_board)
+        self.sightings = sightings
+        return rest
+
+
+def _same_size(area: float, areas: list[float]) -> bool:
+    """Whether a detection of ``area`` is the stone known by ``areas`` (not two, not a part)."""
+    known = float(np.median(areas))
+    return known <= 0 or known / MERGED <= area <= MERGED * known
+
+
+def consensus(centres: np.ndarray) -> np.ndarray:
+    """The mean of the detections near their median: one detection pulled off by a shadow or a
+    neighbour does not drag the others once there are three."""
+    if len(centres) >= 3:
+        mid = np.median(centres, axis=0)
+        off = np.linalg.norm(centres - mid, axis=1)
+        centres = centres[off <= max(OUTLIER_MM, 2 * np.median(off))]
+    return centres.mean(axis=0)

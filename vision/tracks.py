@@ -1,0 +1,474 @@
+"""The tracks of the stones that moved through one episode.
+
+Moving things are found against a background in which only the unmoved stones remain (the
+stones that moved are painted out with the board from after the episode), so a stone in flight
+is a blob wherever it goes; blobs are associated to tracks by a global nearest assignment on
+predicted positions and colours; a blob of touching stones is shared out between them; frames
+where a stone is blurred into the hand or into another stone are interpolated and marked unseen.
+A part of the episode tracker (vision/tracking.py).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.assignment import assign
+from vision.footprints import area_mm2, radius_mm, touches_edge, with_id
+from vision.judge import Footprint, Track, clearance, convex
+from vision.motion import SPECK, Segment, channel_diff, colour_diff, match_exposure
+from vision.resting import MERGED, TOUCH_MM
+
+VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
+COLOUR_SPAN = 80.0  # colour differences (levels) beyond this say no more: surely another stone
+COLOUR_MM = 6.0  # mm: a colour difference of COLOUR_SPAN costs as much as being this far from where expected
+SPLIT_LEVELS = 40.0  # in a blob of touching stones, this colour difference weighs a radius
+
+
+class Following:
+    """Stones followed through the episode's frames (a part of EpisodeTracker: needs its
+    ``board``, ``view``, ``fps`` and change ``level``, new ids, and the footprints on the frames)."""
+
+    def _tracks(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
+                movers: list[Footprint], nudged: list[Footprint], loose_after: list[Footprint],
+                after: dict[int, Footprint]) -> dict[int, Track]:
+        """Tracks of the stones that left their place (``movers``, to be linked to where they
+        came to rest) and of those found again a little off their place (``nudged``: a stone
+        struck by the shooter, followed too so that the two are told apart when they touch)."""
+        tracked = movers + nudged
+        if not tracked:
+            for f in loose_after:
+                self._new(f, after)
+            return {}
+        bg = self._background(small_before, small_after, tracked,
+                              [*after.values(), *loose_after])
+        reach = 4 * max(radius_mm(m) for m in tracked)
+        xy = self._follow(seg, bg, tracked, small_before, backward=False)
+        pos = np.array([_last_seen(xy[:, r], m.centre) for r, m in enumerate(movers)])
+        # link each mover to where it came to rest
+        linked: list[tuple[int, int]] = []
+        if loose_after and movers:
+            cost = np.linalg.norm(pos[:, None] - np.array([f.centre for f in loose_after])[None],
+                                  axis=2)
+            for r, m in enumerate(movers):  # a stone found far away must have been seen going
+                travelled = np.linalg.norm(xy[:, r] - m.centre, axis=1)
+                if not np.nanmax(travelled, initial=0.0) > radius_mm(m):
+                    cost[r, np.linalg.norm(np.array([f.centre for f in loose_after]) - m.centre,
+                                           axis=1) > 2 * radius_mm(m)] = np.inf
+            linked = assign(cost, 1.5 * reach)
+        for r, c in linked:
+            after[movers[r].id] = with_id(loose_after[c], movers[r].id)
+        for r, m in enumerate(tracked):  # not found at rest (merged with a stone it touches),
+            # or found as one with it (a detection of two stones' size): where its track came to
+            # rest, if seen to the end, is better. Not found at all and touching no stone that
+            # was found, what the track ended on is no stone (a shadow, the hand's wake).
+            merged = m.id in after and area_mm2(after[m.id]) > MERGED * area_mm2(m)
+            if m.id in after and not merged:
+                continue
+            end = _tail_rest(xy[:, r], m)
+            if end is None and m.id not in after:
+                end = self._still_there(seg, xy[:, r], m, small_after)
+            if end is None or not (merged or np.linalg.norm(end - m.centre) > radius_mm(m)):
+                continue
+            here = convex(m.shape + end)
+            if merged or any(clearance(here, f.outline) < TOUCH_MM for f in
+                             [*loose_after, *(f for i, f in after.items() if i != m.id)]):
+                after[m.id] = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
+        unlinked = [c for c in range(len(loose_after)) if c not in {c2 for _, c2 in linked}]
+        lost = [r for r, m in enumerate(movers) if m.id not in after]
+        if lost and unlinked:  # a stone gone from its place and one turned up where none was:
+            cost = np.array([[np.linalg.norm(movers[r].centre - loose_after[c].centre)  # one
+                              for c in unlinked] for r in lost])  # stone whose track was lost
+            for r, c in assign(cost, np.inf):
+                after[movers[lost[r]].id] = with_id(loose_after[unlinked[c]], movers[lost[r]].id)
+                linked.append((lost[r], unlinked[c]))
+        for m in movers:  # only a hand takes a stone away: one the hand never came over stayed,
+            if m.id not in after and not self._handled(seg, m.centre, m):  # unseen at rest
+                after[m.id] = m  # (merged with a stone it touches): where it was is all we know
+        for c, f in enumerate(loose_after):
+            if c not in {c2 for _, c2 in linked}:
+                self._new(f, after)
+        return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
+                for r, m in enumerate(tracked)}
+
+    def _background(self, small_before: np.ndarray, small_after: np.ndarray,
+                    movers: list[Footprint], there: list[Footprint]) -> np.ndarray:
+        """The scene with only the unmoved stones: movers painted with the board after, or,
+        where a stone lies after (``there``: a stone pushed a little, or one come to rest on
+        the place another left), with the board around them filled in (inpainting): a stone
+        painted into the background would show as a hole wherever it is not. What changed
+        around a mover's place (its shadow) is painted too, or it would stay behind as a blob."""
+        bg = small_before.copy()
+        shape = bg.shape[:2]
+        grow = np.ones((5, 5), np.uint8)
+        paint = np.zeros(shape, np.uint8)
+        around = np.zeros(shape, np.uint8)
+        px_per_mm = self.board.px_per_mm() / self.view.track
+        for fp in movers:
+            mask = self._mask(fp, shape)
+            paint |= cv2.dilate(mask, grow)
+            wide = 2 * int(np.ceil(radius_mm(fp) * px_per_mm)) + 1
+            around |= cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide)))
+        extra = np.zeros(shape, np.uint8)
+        if movers:
+            changed = (colour_diff(small_before, small_after) > self.level).view(np.uint8)
+            extra = around & changed & (1 - paint)
+        occupied = np.zeros(shape, np.uint8)
+        for fp in there:
+            occupied |= cv2.dilate(self._mask(fp, shape), grow)
+        fill = (paint & occupied) | extra  # what changed there after may be another stone
+        paint |= extra
+        take = (paint > 0) & (fill == 0)
+        bg[take] = small_after[take]
+        if fill.any():
+            ys, xs = np.nonzero(fill)
+            y0, y1 = max(0, ys.min() - 8), min(shape[0], ys.max() + 9)
+            x0, x1 = max(0, xs.min() - 8), min(shape[1], xs.max() + 9)
+            bg[y0:y1, x0:x1] = cv2.inpaint(np.ascontiguousarray(bg[y0:y1, x0:x1]),
+                                           fill[y0:y1, x0:x1], 3, cv2.INPAINT_TELEA)
+        return bg
+
+    def _follow(self, seg: Segment, bg: np.ndarray, stones: list[Footprint],
+                rest: np.ndarray, backward: bool) -> np.ndarray:
+        """Each stone's centre (mm) in every kept frame, NaN where not seen: blobs that differ
+        from ``bg`` (the arm masked out), linked to the stones by a minimum-cost assignment on
+        predicted positions and colours, looking only where each stone can be (wider the longer
+        it was lost). ``rest`` is the small frame in which the stones lie where they start (their
+        colours are read there). Stones that touch make one blob: a blob where two stones are
+        predicted, of more than one stone's area, is split between them (by position and colour)
+        rather than given to one and the other lost. ``backward`` follows the stones from where
+        they are at the end back in time."""
+        order = list(range(len(seg.indices)))[::-1] if backward else list(range(len(seg.indices)))
+        sign = -1 if backward else 1
+        px_per_mm = self.board.px_per_mm() / self.view.track
+        radius_px = np.array([radius_mm(m) for m in stones]) * px_per_mm
+        areas = np.pi * radius_px ** 2
+        single = areas.copy()  # each stone's blob area when first seen alone
+        alone = np.zeros(len(stones), bool)
+        colours = np.array([self._colour(rest, m) for m in stones])
+        reach = 4 * max(radius_mm(m) for m in stones)
+        pos = np.array([m.centre for m in stones])
+        size_mm = np.array([radius_mm(m) for m in stones])
+        started = np.zeros(len(stones), bool)  # seen off its place at rest
+        vel = np.zeros_like(pos)
+        first = sign * seg.indices[order[0]] if order else 0
+        last = np.full(len(stones), first - 1)
+        xy = np.full((len(seg.indices), len(stones), 2), np.nan)
+        kernel = np.ones((3, 3), np.uint8)
+        wide = 4 * int(np.ceil(radius_px.max())) + 1  # a stone's diameter around the arm
+        near_arm = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide))
+        h, w = bg.shape[:2]
+        step = VMAX_MM_S / self.fps
+        grow = self.view.thumb // self.view.track
+        # where the arm has been at all in the episode: a flicked stone slides away from the
+        # finger, ahead of the hand; blobs behind it are the arm's shadow and its wake
+        ever = np.zeros((h, w), np.uint8)
+        if seg.hands and any(hd.any() for hd in seg.hands):
+            ever = cv2.dilate(cv2.resize(np.bitwise_or.reduce(np.array(seg.hands), axis=0),
+                                         (w, h), interpolation=cv2.INTER_NEAREST), near_arm)
+        for k in order:
+            idx, frame, hand = sign * seg.indices[k], seg.frames[k], seg.hands[k]
+            pred = pos + vel * (idx - last)[:, None]
+            limit = reach + step * np.minimum(idx - last, self.fps)  # lost longer: look wider
+            # a stone still at rest where it lay starts from there: struck, it is seen next to
+            # its place first (a blob farther off is another stone going by)
+            limit = np.where(started, limit, np.minimum(limit, 2 * size_mm + step * (idx - last - 1)))
+            # look only around where the stones can be: the cost of a frame stays small
+            ends = np.concatenate([pred - limit[:, None], pred + limit[:, None]])
+            px = self.view.to_small(self.board.to_px(ends))
+            x0, y0 = np.clip(np.floor(px.min(axis=0)).astype(int) - 2, 0, [w, h])
+            x1, y1 = np.clip(np.ceil(px.max(axis=0)).astype(int) + 2, 0, [w, h])
+            if x1 - x0 < 3 or y1 - y0 < 3:
+                continue
+            crop = frame[y0:y1, x0:x1]
+            fg = (colour_diff(crop, bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
+            if hand.any():  # the arm and hand, as seen on the thumbnail, are no stone
+                part = hand[y0 // grow:-(-y1 // grow), x0 // grow:-(-x1 // grow)]
+                if part.any():
+                    arm = cv2.resize(part, (part.shape[1] * grow, part.shape[0] * grow),
+                                     interpolation=cv2.INTER_NEAREST) if grow > 1 else part
+                    oy, ox = y0 - y0 // grow * grow, x0 - x0 // grow * grow
+                    fg[arm[oy:oy + fg.shape[0], ox:ox + fg.shape[1]] > 0] = 0
+            if areas.min() > 12:
+                fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
+            if not cv2.countNonZero(fg):
+                continue  # nothing but the arm here (a stone under the hand): no blobs to label
+            n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+            pred_px = self.view.to_small(self.board.to_px(pred)) - [x0, y0]
+            blobs: list[np.ndarray] = []  # centre (crop px)
+            info: list[tuple[np.ndarray, float, int]] = []  # mean colour, area, owner (-1: any)
+            ground: list[np.ndarray] = []  # the background's mean colour under each blob
+            by_arm: list[bool] = []  # the blob is next to where the arm is or was
+            near_ever = ever[y0:y1, x0:x1]
+            ground_crop = bg[y0:y1, x0:x1]
+            for j in range(1, n):
+                x, y, bw, bh, area = (int(v) for v in stats[j])
+                if not 0.25 * areas.min() <= area <= 2.5 * areas.max() * len(stones) \
+                        or touches_edge(stats[j], fg.shape):
+                    continue
+                box = slice(y, y + bh), slice(x, x + bw)
+                mask = (labels[box] == j).view(np.uint8)
+                col = np.array(cv2.mean(crop[box], mask=mask)[:crop.shape[2]])
+                edge = cv2.countNonZero(near_ever[box] & mask) > 0
+                under = np.array(cv2.mean(ground_crop[box], mask=mask)[:crop.shape[2]])
+                # stones predicted within their radius of the blob's box: only where two are
+                # does the blob need its pixels (to be shared out between them)
+                gap = np.maximum(np.maximum([x, y] - pred_px, pred_px - [x + bw - 1, y + bh - 1]), 0)
+                near = np.flatnonzero(np.hypot(gap[:, 0], gap[:, 1]) <= radius_px)
+                if len(near) >= 2:
+                    ys, xs = np.nonzero(mask)
+                    pts = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
+                    near = [r for r in near
+                            if np.min(np.linalg.norm(pts - pred_px[r], axis=1)) <= radius_px[r]]
+                if len(near) >= 2 and area >= 1.5 * single[near].min():
+                    cols = crop[box][mask > 0].astype(np.float64)
+                    for r, (c, cr, a) in zip(near, _split(pts, cols, pred_px[near], colours[near],
+                                                          radius_px[near]), strict=True):
+                        if a:
+                            blobs.append(c)
+                            info.append((cr, a, r))
+                            by_arm.append(edge)
+                            ground.append(under)
+                else:
+                    blobs.append(cents[j])
+                    info.append((col, float(area), -1))
+                    by_arm.append(edge)
+                    ground.append(under)
+            if not blobs:
+                continue
+            mm = np.asarray(self.board.to_mm(self.view.from_small(np.array(blobs) + [x0, y0])))
+            cost = np.linalg.norm(pred[:, None, :] - mm[None, :, :], axis=2)
+            # a stone lost under the hand is looked for wide, but not where the arm is or was:
+            # a blob there far from where a stone was is the arm's shadow or a knuckle
+            cost = np.where((cost <= limit[:, None]) & ((cost <= reach) | ~np.array(by_arm)),
+                            cost, np.inf)
+            seen_as = np.array([c for c, _, _ in info])
+            hue = np.minimum(np.linalg.norm(colours[:, None] - seen_as[None], axis=2), COLOUR_SPAN)
+            cost = cost + COLOUR_MM * np.nan_to_num(hue) / COLOUR_SPAN  # unknown colour: no cost
+            # a blob far from a stone's colour that looks more like the board is another stone
+            # (one the board's colour, say), never this one: blur mixes a stone with the board
+            # but leaves it nearer its own colour
+            faint = np.linalg.norm(seen_as - np.array(ground), axis=1)
+            cost = np.where((hue > COLOUR_SPAN / 2) & (hue > 2 * faint[None]), np.inf, cost)
+            for r, c in assign(cost, float(limit.max()) + COLOUR_MM):
+                gap = max(1, idx - last[r])
+                vel[r] = (mm[c] - pos[r]) / gap if last[r] >= first else 0
+                pos[r], last[r] = mm[c], idx
+                xy[k, r] = mm[c]
+                started[r] |= np.linalg.norm(mm[c] - stones[r].centre) > 0.5 * size_mm[r]
+                if info[c][2] < 0 and not alone[r]:
+                    single[r], alone[r] = info[c][1], True
+        for r in range(len(stones)):
+            _drop_excursions(xy[:, r], reach)
+        return xy
+
+    def _colour(self, small: np.ndarray, fp: Footprint) -> np.ndarray:
+        """A stone's mean colour where it lies (the inner part of its footprint)."""
+        mask = self._mask(fp, small.shape[:2])
+        inner = cv2.erode(mask, SPECK)
+        pick = inner if inner.any() else mask
+        if not pick.any():
+            return np.full(small.shape[2], np.nan)
+        return np.asarray(cv2.mean(small, mask=pick)[:small.shape[2]])
+
+    def _still_there(self, seg: Segment, xy: np.ndarray, fp: Footprint,
+                     small_after: np.ndarray) -> np.ndarray | None:
+        """Where a stone whose track was lost near the end last lay still (its last three
+        sightings together), if its place looks at rest as it did when it was first seen still
+        there: it was covered for a while (an arm or its shadow passing over), not taken (a hand
+        that takes a stone leaves its place bare)."""
+        seen = np.flatnonzero(~np.isnan(xy[:, 0]))
+        if len(seen) < 3:
+            return None
+        tail = xy[seen[-3:]]
+        if np.linalg.norm(tail[-1] - tail[0]) >= 0.5 * radius_mm(fp):
+            return None
+        head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
+        end = tail.mean(axis=0) + (head[1] if head else 0.0)
+        spot = self._mask(Footprint(fp.id, end, fp.shape + end, True), small_after.shape[:2]) > 0
+        changed = colour_diff(small_after, seg.frames[seen[-3]]) > self.level
+        return end if np.count_nonzero(changed & spot) <= 0.2 * np.count_nonzero(spot) else None
+
+    def _trace_back(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
+                    new: list[Footprint], before: dict[int, Footprint],
+                    tracks: dict[int, Track]) -> list[Footprint]:
+        """Stones that turned up although nothing left any known place: followed back in time
+        from where they rest. One that was at rest somewhere on the table before the hand came
+        was there all along, missed by the detector: it moved (a shot), it was not dropped."""
+        bg = self._background(small_after, small_before, new, list(before.values()))  # as before
+        xy = self._follow(seg, bg, new, small_after, backward=True)
+        found = []
+        for r, f in enumerate(new):
+            head = xy[:3, r]
+            if len(head) < 3 or np.isnan(head).any():
+                continue
+            start = head.mean(axis=0)
+            if np.abs(head - start).max() > 0.5 * radius_mm(f) or \
+                    np.linalg.norm(start - f.centre) < 2 * radius_mm(f):
+                continue
+            fp = Footprint(f.id, start, f.shape + start, bool(self.board.on_board(start[None])[0]))
+            before[f.id] = fp
+            tracks[f.id] = _track(f.id, seg.indices, xy[:, r], fp, f)
+            found.append(fp)
+        return found
+
+    def _onsets(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
+                movers: list[Footprint], after: dict[int, Footprint]) -> dict[int, int]:
+        """First frame at which each stone's footprint changed: the touch of the hand. A finger
+        or its shadow coming close changes part of the patch too: for a stone that moved, the
+        touch starts the run of frames, ending when its place is first bare (looks as at rest
+        after), in which the patch stayed about as changed as then."""
+        if not movers:
+            return {}
+        masks = [self._mask(fp, small_before.shape[:2]) > 0 for fp in movers]
+        ys, xs = np.nonzero(np.any(masks, axis=0))  # look only where the movers were
+        box = np.s_[ys.min():ys.max() + 1, xs.min():xs.max() + 1] if len(ys) else np.s_[:, :]
+        masks = [m[box] for m in masks]
+        areas = [0.25 * max(1, int(m.sum())) for m in masks]
+        onset = {fp.id: seg.start for fp in movers}
+        counts: list[list[int]] = [[] for _ in movers]
+        todo = set(range(len(movers)))
+        before, after_px = small_before[box], match_exposure(small_before, small_after)[box]
+        for frame in seg.frames:
+            now = match_exposure(small_before, frame)[box]
+            diff = channel_diff(now, before) > self.level
+            bare = diff & (channel_diff(now, after_px) <= self.level)
+            for k in list(todo):
+                moved = movers[k].id in after
+                counts[k].append(np.count_nonzero(diff & masks[k]))
+                if counts[k][-1] <= areas[k] or moved and np.count_nonzero(bare & masks[k]) <= areas[k]:
+                    continue
+                run = len(counts[k]) - 1
+                while moved and run and counts[k][run - 1] >= 0.8 * counts[k][-1]:
+                    run -= 1
+                onset[movers[k].id] = seg.indices[run]
+                todo.discard(k)
+            if not todo:
+                break
+        for k in todo:  # moved, but its place never looked bare: where the patch first changed
+            onset[movers[k].id] = next((seg.indices[i] for i, c in enumerate(counts[k]) if c > areas[k]),
+                                       onset[movers[k].id])
+        return onset
+
+    def _pushed(self, seg: Segment, track: Track, start: Footprint, end: Footprint) -> bool:
+        """Whether the stone moved only with the hand on it and came to rest near its place
+        (within its own size): nudged by a pinching or brushing hand, not shot. A flick sends a
+        stone sliding away from the finger: it is seen moving with no hand on it."""
+        if np.linalg.norm(end.centre - start.centre) > 2 * radius_mm(start):
+            return False
+        seen = np.flatnonzero(track.seen)
+        step = max(1.0, 0.15 * radius_mm(start))  # mm a frame: more than the sightings' jitter
+        for a, b in zip(seen[:-1], seen[1:], strict=True):
+            if np.linalg.norm(track.xy[b] - track.xy[a]) > step * (b - a) and not any(
+                    self._hand_at(seg.hands[k], track.xy[k], start) for k in range(a, b + 1)):
+                return False
+        return True
+
+
+def _track(sid: int, indices: list[int], xy: np.ndarray, start: Footprint,
+           end: Footprint | None) -> Track:
+    """The sightings corrected for the blob's bias, unseen frames filled by linear interpolation
+    between the rest positions and the sightings.
+
+    A blob's centre is not the stone's: its shadow and the light shift it by a few millimetres,
+    always the same way while the scene and the stone's size stay. Where the stone was seen at
+    rest (before it was set moving, after it stopped), the detector's position and the blob's
+    differ by just that bias; it is taken off every sighting (blended from the one at the start
+    to the one at the end), so that the track near a gate stone is as good as the rest positions.
+    """
+    seen = ~np.isnan(xy[:, 0])
+    frames = np.asarray(indices, dtype=np.int64)
+    xy = xy.copy()
+    size = radius_mm(start)
+    head = _rest_bias(xy, start.centre, size, from_end=False)
+    tail = _rest_bias(xy, end.centre, size, from_end=True) if end is not None else None
+    if head is not None or tail is not None:
+        (i0, b0), (i1, b1) = head or tail, tail or head
+        t = np.clip((np.arange(len(xy)) - i0) / max(i1 - i0, 1), 0.0, 1.0)[:, None]
+        xy += (1 - t) * b0 + t * b1
+    anchors_t = [frames[0] - 1] + list(frames[seen])
+    anchors = [start.centre] + list(xy[seen])
+    if end is not None:
+        anchors_t.append(frames[-1] + 1)
+        anchors.append(end.centre)
+    anchors = np.array(anchors)
+    filled = np.stack([np.interp(frames, anchors_t, anchors[:, d]) for d in (0, 1)], axis=1)
+    return Track(sid, frames, filled, seen)
+
+
+def _rest_bias(xy: np.ndarray, centre: np.ndarray, size: float,
+               from_end: bool) -> tuple[int, np.ndarray] | None:
+    """(last sample index of the rest, detector centre minus blob centre) over the sightings of
+    the stone lying still at ``centre`` at the start (or the end) of its track; None when it was
+    not seen lying still there (three sightings within a tenth of its size of each other)."""
+    idx = np.flatnonzero(~np.isnan(xy[:, 0]))
+    if from_end:
+        idx = idx[::-1]
+    if len(idx) < 3:
+        return None
+    ref = xy[idx[0]]
+    run = [i for i in idx[:next((k for k, i in enumerate(idx)
+                                  if np.linalg.norm(xy[i] - ref) > 0.1 * size), len(idx))]]
+    if len(run) < 3:
+        return None
+    bias = centre - xy[run].mean(axis=0)
+    if np.linalg.norm(bias) > 0.6 * size:
+        return None  # not this stone lying there (the hand over it, another stone)
+    return (run[-1], bias)
+
+
+def _tail_rest(xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
+    """Where a stone's track came to rest (its last three sightings still, within half its size),
+    corrected by the blob's bias seen at its start; None if it was not seen to the end."""
+    tail = xy[-3:]
+    if len(tail) < 3 or np.isnan(tail).any() or \
+            np.linalg.norm(tail[-1] - tail[0]) >= 0.5 * radius_mm(fp):
+        return None
+    head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
+    return tail.mean(axis=0) + (head[1] if head else 0.0)
+
+
+def _last_seen(xy: np.ndarray, default: np.ndarray) -> np.ndarray:
+    seen = xy[~np.isnan(xy[:, 0])]
+    return seen[-1] if len(seen) else default
+
+
+def _split(pts: np.ndarray, cols: np.ndarray, seeds: np.ndarray, colours: np.ndarray,
+           radius: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """One blob of touching stones shared out: each pixel goes to the stone it is nearest in
+    place (in units of that stone's radius, from centres that start where the stones were
+    predicted) and in colour (each stone's colour at rest); a few rounds of this k-means give
+    each stone its own centre. Returns per stone: centre, mean colour, pixel count."""
+    centres = np.asarray(seeds, dtype=np.float64).copy()
+    known = np.isfinite(colours).all(axis=1)
+    hue = np.zeros((len(pts), len(seeds)))
+    if known.all():
+        hue = ((cols[:, None] - colours[None]) ** 2).sum(axis=2) / SPLIT_LEVELS ** 2
+    for _ in range(4):
+        d = ((pts[:, None] - centres[None]) ** 2).sum(axis=2) / radius[None] ** 2 + hue
+        owner = d.argmin(axis=1)
+        for q in range(len(seeds)):
+            if (owner == q).any():
+                centres[q] = pts[owner == q].mean(axis=0)
+    return [(centres[q], cols[owner == q].mean(axis=0) if (owner == q).any() else colours[q],
+             float(np.count_nonzero(owner == q))) for q in range(len(seeds))]
+
+
+def _drop_excursions(xy: np.ndarray, reach: float) -> None:
+    """Unsee (in place) what a lost track jumped to and jumped back from: a stone lost (under
+    the hand) that seems to go far off and then turns up again near the line it was on took a
+    shadow or a speck for itself meanwhile; a sliding stone does not go there and back."""
+    while True:
+        seen = np.flatnonzero(~np.isnan(xy[:, 0]))
+        cuts = [k + 1 for k in range(len(seen) - 1) if seen[k + 1] - seen[k] > 1
+                and np.linalg.norm(xy[seen[k + 1]] - xy[seen[k]]) > reach]
+        bounds = [0, *cuts, len(seen)]
+        for i in range(1, len(bounds) - 2):  # sightings seen[a:b], with a far jump on each side
+            a, b = bounds[i], bounds[i + 1]
+            before, after = xy[seen[a - 1]], xy[seen[b]]
+            out = np.linalg.norm(xy[seen[a]] - before) + np.linalg.norm(after - xy[seen[b - 1]])
+            if np.linalg.norm(after - before) < 0.5 * out:
+                xy[seen[a:b]] = np.nan
+                break
+        else:
+            return
