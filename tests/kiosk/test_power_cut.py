@@ -5,7 +5,6 @@ was never cut."""
 
 import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -13,7 +12,7 @@ import time
 from pathlib import Path
 
 from referee.journal import Journal
-from tests.referee.test_kill import entries
+from tests.referee.journal_cut import kill_after
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAN = ["pig", "pig", "pig", "pig"]
@@ -91,16 +90,8 @@ def test_sigkill_at_random_points_of_a_game_night_loses_nothing(tmp_path):
         if not cut.wait_ready(proc):
             assert proc.wait(60) == 0, proc.stderr.read()
             break
-        # cut at a random point of the night's progress (not of wall time: a fast or a busy
-        # machine would otherwise get too few cuts): once the journal holds a few more entries
-        threshold = entries(cut.journal) + rng.randint(2, 15)
-        while proc.poll() is None and entries(cut.journal) < threshold:
-            time.sleep(rng.uniform(0, 0.01))
-        if proc.poll() is not None:
-            assert proc.returncode == 0, proc.stderr.read()
+        if not kill_after(proc, cut.journal, rng.randint(2, 15), rng):  # a point of the night
             break
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
         kills += 1
         games, results = night_of(cut.journal)
         # what survived is the reference night so far, action for action

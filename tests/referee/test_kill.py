@@ -1,17 +1,14 @@
 """A power cut mid-game loses nothing: SIGKILL the referee at random points, restart it, and the
 game continues from the journal to exactly the game an uninterrupted referee plays."""
 
-import os
 import random
-import signal
-import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from engines.core.records import replay
 from referee.journal import Journal
+from tests.referee.journal_cut import kill_after
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT = ("import sys; from engines.core import registry; registry.GAMES['pig'] = 'tests.referee.pig:Pig'; "
@@ -25,19 +22,6 @@ def referee(journal: Path, game: tuple[str, ...] = ("--game", "pig", "-o", "targ
             "--bot", "1", "--bot", "2", "--journal", str(journal), "--output", "memory"]
     return subprocess.Popen(args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
-
-
-def entries(path: Path) -> int:
-    """How many entries the journal holds now (read beside the running referee)."""
-    if not path.exists():
-        return 0
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return db.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
-    except sqlite3.OperationalError:  # the referee has not created its tables yet
-        return 0
-    finally:
-        db.close()
 
 
 def journal_game(path: Path):
@@ -63,15 +47,8 @@ def test_sigkill_at_random_points_then_restart_gives_the_same_game(tmp_path):
     progress = []
     for _ in range(40):
         proc = referee(killed)
-        # kill at a random point of the game: once the journal holds a few more entries
-        threshold = entries(killed) + rng.randint(5, 60)
-        while proc.poll() is None and entries(killed) < threshold:
-            time.sleep(rng.uniform(0, 0.01))
-        if proc.poll() is not None:
-            assert proc.returncode == 0, proc.stderr.read()
+        if not kill_after(proc, killed, rng.randint(5, 60), rng):  # a random point of the game
             break
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
         kills += 1
         row, record, seqs = journal_game(killed)  # what survived is a valid game so far
         assert record.actions == expected.actions[: len(record.actions)]
@@ -107,12 +84,7 @@ def test_rocketball_killed_mid_game_resumes_to_the_same_position(tmp_path):
     lengths = []
     for _ in range(3):
         proc = referee(killed, ("--game", "rocketball", "--seed", str(seed)))
-        threshold = entries(killed) + rng.randint(20, 120)
-        while proc.poll() is None and entries(killed) < threshold:
-            time.sleep(rng.uniform(0, 0.01))
-        assert proc.poll() is None, proc.stderr.read()
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        assert kill_after(proc, killed, rng.randint(20, 120), rng), "the game ended before the cut"
         _, record, _ = journal_game(killed)
         assert record.actions == expected[: len(record.actions)]
         lengths.append(len(record.actions))
