@@ -373,7 +373,7 @@ def detect_stones(
         for whole in (d for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)):
             for part in _join_shadows(_split(whole, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
                 for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
-                    for one in _cut_at_waists(_trim_shadow(piece, shadow, min_d), min_d):
+                    for one in _cut_at_waists(_trim_shadow(piece, shadow, z[y0:y1, x0:x1], min_d, params.threshold), min_d):
                         footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
                                                      min_score))
     kept = []
@@ -574,7 +574,7 @@ def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
     return ((a < 0.9) & same_hue).astype(np.uint8)
 
 
-def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarray:
+def _trim_shadow(part: np.ndarray, shadow: np.ndarray, z: np.ndarray, min_d: float, threshold: float) -> np.ndarray:
     """Cut a cast shadow off one stone's footprint, when a stone of its own colour remains.
 
     A stone of the surface's own hue looks like shade all over; it is left whole (its shadow then
@@ -593,27 +593,11 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     # shaded side looks like shade (a cast shadow makes a footprint lopsided, not round)
     if _roundness(trimmed) < MIN_ROUNDNESS and _roundness(part) >= ROUND:
         return part
-    # one lamp casts a shadow to one side; much shade all round what is left is the stone's own
-    # shaded rim (a stone of the surface's colour lit from above shows only its top unshaded)
-    removed = part & (1 - trimmed)
-    if removed.sum() > 0.3 * part.sum() and _lopsidedness(removed, trimmed) < LOPSIDED:
+    # a stone of the surface's colour differs from it only by its shading, which looks like
+    # shade: what the trim leaves (its lit top) is not a stone by itself
+    if _quantile(z[trimmed > 0], 0.5) < threshold <= _quantile(z[part > 0], 0.5):
         return part
     return trimmed
-
-
-LOPSIDED = 0.35  # shade this lopsided around a stone (0: even all round, 1: all on one side) is a cast shadow
-
-
-def _lopsidedness(around: np.ndarray, core: np.ndarray) -> float:
-    """How one-sided `around` lies about the centroid of `core`: the length of the mean of the
-    unit vectors from that centroid to its pixels."""
-    ay, ax = np.nonzero(around)
-    cy, cx = np.nonzero(core)
-    if len(ax) == 0 or len(cx) == 0:
-        return 1.0
-    dx, dy = ax - cx.mean(), ay - cy.mean()
-    norm = np.maximum(np.hypot(dx, dy), 1e-6)
-    return float(np.hypot((dx / norm).mean(), (dy / norm).mean()))
 
 
 def _join_shadows(parts: list[np.ndarray], shadow: np.ndarray) -> list[np.ndarray]:
