@@ -373,7 +373,8 @@ def detect_stones(
         for whole in (d for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)):
             for part in _join_shadows(_split(whole, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
                 for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
-                    for one in _cut_at_waists(_trim_shadow(piece, shadow, z[y0:y1, x0:x1], min_d, params.threshold), min_d):
+                    trimmed = _trim_shadow(piece, shadow, z[y0:y1, x0:x1], min_d, params.threshold)
+                    for one in _cut_at_waists(trimmed, min_d):
                         footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
                                                      min_score))
     kept = []
@@ -761,6 +762,10 @@ def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.
     if own.sum() < min_px:
         return [part]
     feats = ycc[own].astype(np.float32) * np.float32([0.5, 1.0, 1.0])
+    # two colours COLOUR_GAP apart, the lesser on a tenth of the pixels or more, spread them at
+    # least this much (p (1 - p) gap^2): a stone of one colour is left at once
+    if feats.var(axis=0).sum() < 0.09 * COLOUR_GAP ** 2:
+        return [part]
     side = _two_means(feats)
     if side is None:
         return [part]
@@ -815,31 +820,22 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
     masked = np.where(inside, lum, -1.0).astype(np.float32)
     tops = inside & (masked >= cv2.dilate(masked, _disk(max(min_d * 0.8, 3)))) & (masked > rim)
     ys, xs = np.nonzero(tops)
-    if len(xs) < 2:
+    height = masked[ys, xs]
+    j = int(np.argmax(height)) if len(height) else 0
+    # other tops: a stone's width from the brightest, rising at least DOME_RISE of its rise
+    far = (np.hypot(xs - xs[j], ys - ys[j]) >= 0.8 * min_d) & (height - rim >= DOME_RISE * (height[j] - rim)) \
+        if len(height) else height > 0
+    if not far.any():
         return [part]
-    order = np.argsort(-masked[ys, xs])
-    seeds: list[tuple[int, int]] = []
-    for j in order:
-        x, y = int(xs[j]), int(ys[j])
-        top = masked[y, x]
-        if seeds and top - rim < DOME_RISE * (masked[seeds[0][1], seeds[0][0]] - rim):
-            break  # a faint bump on the footprint, not a stone's top
-        ok = True
-        for sx, sy in seeds:
-            d = np.hypot(x - sx, y - sy)
-            if d < 0.8 * min_d:
-                ok = False
-                break
-            n = max(int(d), 2)
-            lx = np.round(np.linspace(x, sx, n)).astype(int)
-            ly = np.round(np.linspace(y, sy, n)).astype(int)
-            if masked[ly, lx].min() > top - DOME_DIP * (top - rim):
-                ok = False
-                break
-        if ok:
+    seeds = [(int(xs[j]), int(ys[j]))]
+    for k in np.nonzero(far)[0][np.argsort(-height[far])]:
+        x, y, top = int(xs[k]), int(ys[k]), height[k]
+        if all(_dips(masked, (x, y), sd, top - DOME_DIP * (top - rim), 0.8 * min_d) for sd in seeds):
             seeds.append((x, y))
+            if len(seeds) > 2:
+                return [part]  # several tops: a speckled stone, not touching stones
     if len(seeds) != 2:
-        return [part]  # several tops: a speckled stone, not touching stones
+        return [part]
     yy, xx = np.nonzero(part)
     owner = np.argmin([np.hypot(xx - sx, yy - sy) for sx, sy in seeds], axis=0)
     pieces = []
@@ -852,21 +848,38 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
     return pieces
 
 
+def _dips(img: np.ndarray, a: tuple[int, int], b: tuple[int, int], below: float, min_apart: float) -> bool:
+    """Whether two points lie at least `min_apart` apart and `img` falls under `below` on the
+    straight line between them."""
+    d = np.hypot(a[0] - b[0], a[1] - b[1])
+    if d < min_apart:
+        return False
+    n = max(int(d), 2)
+    lx = np.round(np.linspace(a[0], b[0], n)).astype(int)
+    ly = np.round(np.linspace(a[1], b[1], n)).astype(int)
+    return bool(img[ly, lx].min() <= below)
+
+
 def _two_means(feats: np.ndarray, rounds: int = 6) -> np.ndarray | None:
     """Two clusters of colours (0/1 per row), deterministic: started from a cut across the
-    colours' main axis, then refined by a few rounds of Lloyd's algorithm."""
-    centred = feats - feats.mean(axis=0)
+    colours' main axis, then refined by a few rounds of Lloyd's algorithm (on at most 256 of
+    them: the centres need no more), and every row given to the nearer centre."""
+    sample = feats[:: max(len(feats) // 256, 1)]
+    centred = sample - sample.mean(axis=0)
     _, vecs = np.linalg.eigh(centred.T @ centred)
-    side = (centred @ vecs[:, -1] > 0).astype(np.uint8)
+    side = centred @ vecs[:, -1] > 0
+    centres = None
     for _ in range(rounds):
         if side.all() or not side.any():
             return None
-        c0, c1 = feats[side == 0].mean(axis=0), feats[side == 1].mean(axis=0)
-        new = (((feats - c1) ** 2).sum(axis=1) < ((feats - c0) ** 2).sum(axis=1)).astype(np.uint8)
+        centres = sample[~side].mean(axis=0), sample[side].mean(axis=0)
+        new = ((sample - centres[1]) ** 2).sum(axis=1) < ((sample - centres[0]) ** 2).sum(axis=1)
         if np.array_equal(new, side):
             break
         side = new
-    return side if side.any() and not side.all() else None
+    c0, c1 = centres
+    out = (((feats - c1) ** 2).sum(axis=1) < ((feats - c0) ** 2).sum(axis=1)).astype(np.uint8)
+    return out if out.any() and not out.all() else None
 
 
 MIN_ROUNDNESS = 0.55  # a piece cut off at a waist fills this much of its enclosing circle (a stone, not a strip)
