@@ -15,7 +15,9 @@ the stones is estimated from the frame itself, and stones are what differs from 
    the local texture), in brightness (shading, rims, shadows) or in colour. A stone the board's own
    colour still differs by its dome shading and its cast shadow; its outline, a ring or a crescent
    of difference, is filled (holes filled, a crescent completed by its convex hull).
-4. Touching stones are separated at the necks of the distance transform, or at a shallow neck
+4. Touching stones are separated by their colours (two round patches side by side) or their lit
+   tops (two domes with a dark contact line between), where blur and shadow filled their waist;
+   at the necks of the distance transform, or at a shallow neck
    between two different colours (each footprint pixel goes to the peak whose inscribed circle it
    is nearest to), or, where the landscape has one peak (a small stone against a large one of its
    colour), along a short line between two notches of the outline; a cast shadow is trimmed off a footprint
