@@ -479,8 +479,8 @@ def test_an_oval_speckled_stone_is_one_stone():
 
 def test_touching_stones_of_two_colours_are_split_by_colour():
     """A white stone pressed against a dark red one, the contact filled: two colours, each in one
-    round patch beside the other, are two stones. A stone lit from one side has two shades of one
-    colour, but its halves are no two stones side by side: it stays one."""
+    round patch beside the other, are two stones. An oval stone lit from one end has two shades of
+    one colour, but its halves are no two stones side by side: it stays one."""
     centres = ((20, 20), (36, 20))
     discs, footprint = _pair_footprint(centres=centres)
     yy, xx = np.mgrid[0:40, 0:60]
@@ -493,8 +493,8 @@ def test_touching_stones_of_two_colours_are_split_by_colour():
     assert len(pieces) == 2
     assert sorted(_holds(p, c) for p in pieces for c in centres) == [False, False, True, True]
 
-    oval = np.zeros(discs.shape, np.uint8)
-    cv2.ellipse(oval, (30, 20), (15, 9), 0, 0, 360, 1, -1)
+    oval = np.zeros(discs.shape, np.uint8)  # 1.6 times as long as wide, lit along its length
+    cv2.ellipse(oval, (30, 20), (16, 10), 0, 0, 360, 1, -1)
     lit = np.where((xx < 30)[..., None], [200.0, 150.0, 110.0], [110.0, 139.0, 117.0])
     assert len(_split_colours(oval, lit.astype(np.uint8), z, no_shade, 8.0, 7.0)) == 1
 
