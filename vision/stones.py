@@ -15,7 +15,9 @@ the stones is estimated from the frame itself, and stones are what differs from 
    the local texture), in brightness (shading, rims, shadows) or in colour. A stone the board's own
    colour still differs by its dome shading and its cast shadow; its outline, a ring or a crescent
    of difference, is filled (holes filled, a crescent completed by its convex hull).
-4. Touching stones are separated at the necks of the distance transform, or at a shallow neck
+4. Touching stones are separated by their colours (two round patches side by side) or their lit
+   tops (two domes with a dark contact line between), where blur and shadow filled their waist;
+   at the necks of the distance transform, or at a shallow neck
    between two different colours (each footprint pixel goes to the peak whose inscribed circle it
    is nearest to), or, where the landscape has one peak (a small stone against a large one of its
    colour), along a short line between two notches of the outline; a cast shadow is trimmed off a footprint
@@ -369,10 +371,14 @@ def detect_stones(
         shadow = _shadow_like(ycc[y0:y1, x0:x1], bg)
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
-        for part in _join_shadows(_split(comp, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
-            for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
-                for one in _cut_at_waists(_trim_shadow(piece, shadow, min_d), min_d):
-                    footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut, min_score))
+        wholes = _split_colours(comp, ycc[y0:y1, x0:x1], z[y0:y1, x0:x1], shadow, min_d, params.threshold)
+        for whole in (d for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)):
+            for part in _join_shadows(_split(whole, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
+                for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
+                    trimmed = _trim_shadow(piece, shadow, z[y0:y1, x0:x1], min_d, params.threshold)
+                    for one in _cut_at_waists(trimmed, min_d):
+                        footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
+                                                     min_score))
     kept = []
     for f in footprints:
         x0, y0 = f.origin
@@ -571,7 +577,7 @@ def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
     return ((a < 0.9) & same_hue).astype(np.uint8)
 
 
-def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarray:
+def _trim_shadow(part: np.ndarray, shadow: np.ndarray, z: np.ndarray, min_d: float, threshold: float) -> np.ndarray:
     """Cut a cast shadow off one stone's footprint, when a stone of its own colour remains.
 
     A stone of the surface's own hue looks like shade all over; it is left whole (its shadow then
@@ -589,6 +595,10 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, min_d: float) -> np.ndarr
     # a cut that turns a round footprint into a ragged one took a bite out of a stone whose
     # shaded side looks like shade (a cast shadow makes a footprint lopsided, not round)
     if _roundness(trimmed) < MIN_ROUNDNESS and _roundness(part) >= ROUND:
+        return part
+    # a stone of the surface's colour differs from it only by its shading, which looks like
+    # shade: what the trim leaves (its lit top) is not a stone by itself
+    if _quantile(z[trimmed > 0], 0.5) < threshold <= _quantile(z[part > 0], 0.5):
         return part
     return trimmed
 
@@ -730,6 +740,148 @@ def _cut_at_waists(part: np.ndarray, min_d: float, depth: int = 0) -> list[np.nd
         return [part]
     labels = best[1]
     return [p for k in (1, 2) for p in _cut_at_waists((labels == k).astype(np.uint8), min_d, depth + 1)]
+
+
+ONE_ROUND = 0.72  # a footprint this round is one stone (two touching discs fill 0.5 of their circle, blurred 0.65)
+APART = 0.8  # two stones' centres lie at least this share of the smaller one's diameter apart
+
+
+def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_d: float,
+                   threshold: float, depth: int = 0) -> list[np.ndarray]:
+    """Separate touching stones of different colours that left neither a second summit nor a
+    waist (blur and shadow fill the contact): the footprint's own pixels (off the surface, not
+    shade) fall into two colours, each in one compact, round, stone-sized patch, side by side.
+
+    One stone's shading gives two colours too (its lit side and its shaded side, a highlight and
+    its rim), but never two discs side by side: halves of one stone have their centres closer
+    together than their width, a highlight lies inside its rim.
+    """
+    min_px = np.pi * (min_d / 2) ** 2 * 0.7
+    if part.sum() < 2 * min_px or depth >= 2 or _roundness(part) >= ONE_ROUND:
+        return [part]
+    inner = cv2.erode(part, np.ones((3, 3), np.uint8))  # off the rims, dark on every stone
+    own = (inner > 0) & (shadow == 0) & (z > threshold)
+    if own.sum() < min_px:
+        return [part]
+    feats = ycc[own].astype(np.float32) * np.float32([0.5, 1.0, 1.0])
+    # two colours COLOUR_GAP apart, the lesser on a tenth of the pixels or more, spread them at
+    # least this much (p (1 - p) gap^2): a stone of one colour is left at once
+    if feats.var(axis=0).sum() < 0.09 * COLOUR_GAP ** 2:
+        return [part]
+    side = _two_means(feats)
+    if side is None:
+        return [part]
+    meds = [np.median(feats[side == k], axis=0) for k in (0, 1)]
+    if np.linalg.norm(meds[0] - meds[1]) < COLOUR_GAP:
+        return [part]
+    ys, xs = np.nonzero(own)
+    patches = []
+    for k in (0, 1):
+        m = np.zeros_like(part)
+        m[ys[side == k], xs[side == k]] = 1
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        if n < 2:
+            return [part]
+        big = 1 + int(np.argmax(stats[1:, 4]))
+        if stats[big, 4] < 0.7 * (side == k).sum():
+            return [part]  # scattered: shading or texture, not a stone of its own
+        patches.append((labels == big).astype(np.uint8))
+    # every footprint pixel (shade and rim included) goes to the nearer patch
+    d0, d1 = (cv2.distanceTransform(1 - p, cv2.DIST_L2, 3) for p in patches)
+    pieces = [part & (d0 <= d1).astype(np.uint8), part & (d0 > d1).astype(np.uint8)]
+    sizes = [int(p.sum()) for p in pieces]
+    if min(sizes) < min_px or any(_roundness(p) < MIN_ROUNDNESS for p in pieces):
+        return [part]
+    # the patches' centres: a stone's middle, whatever shade and blur its piece took along
+    (ya, xa), (yb, xb) = (np.mean(np.nonzero(p), axis=1) for p in patches)
+    if np.hypot(xa - xb, ya - yb) < APART * 2 * np.sqrt(min(p.sum() for p in patches) / np.pi):
+        return [part]
+    return [q for p in pieces for q in _split_colours(p, ycc, z, shadow, min_d, threshold, depth + 1)]
+
+
+DOME_RISE = 0.25  # a second top rises at least this share of the brightest top's rise above the rim
+DOME_ROUND = 0.6  # each of two stones split at their tops fills this much of its enclosing circle
+DOME_DIP = 0.5  # between two tops of one stone the light never falls this far toward the footprint's rim
+
+
+def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.ndarray]:
+    """Separate touching stones by their lit tops: a stone is a dome, brightest near its top and
+    darker toward its rim, so two stones pressed together (even of one colour, their waist
+    filled by blur and shadow) show two bright tops with the dark contact line between them.
+
+    A top is a local maximum of the smoothed brightness; a second top counts when it lies a
+    stone's width from the first and the light between them falls at least DOME_DIP of the way
+    down to the footprint's rim level (a stone's own texture or a glare on it barely dips).
+    """
+    min_px = np.pi * (min_d / 2) ** 2 * 0.7
+    if part.sum() < 2 * min_px or _roundness(part) >= ONE_ROUND:
+        return [part]
+    lum = cv2.GaussianBlur(luma.astype(np.float32), (0, 0), max(min_d / 6, 0.7))
+    inside = cv2.erode(part, np.ones((3, 3), np.uint8)) > 0
+    rim = _quantile(lum[part > 0], 0.1)
+    masked = np.where(inside, lum, -1.0).astype(np.float32)
+    tops = inside & (masked >= cv2.dilate(masked, _disk(max(min_d * 0.8, 3)))) & (masked > rim)
+    ys, xs = np.nonzero(tops)
+    height = masked[ys, xs]
+    j = int(np.argmax(height)) if len(height) else 0
+    # other tops: a stone's width from the brightest, rising at least DOME_RISE of its rise
+    far = (np.hypot(xs - xs[j], ys - ys[j]) >= 0.8 * min_d) & (height - rim >= DOME_RISE * (height[j] - rim)) \
+        if len(height) else height > 0
+    if not far.any():
+        return [part]
+    seeds = [(int(xs[j]), int(ys[j]))]
+    for k in np.nonzero(far)[0][np.argsort(-height[far])]:
+        x, y, top = int(xs[k]), int(ys[k]), height[k]
+        if all(_dips(masked, (x, y), sd, top - DOME_DIP * (top - rim), 0.8 * min_d) for sd in seeds):
+            seeds.append((x, y))
+            if len(seeds) > 2:
+                return [part]  # several tops: a speckled stone, not touching stones
+    if len(seeds) != 2:
+        return [part]
+    yy, xx = np.nonzero(part)
+    owner = np.argmin([np.hypot(xx - sx, yy - sy) for sx, sy in seeds], axis=0)
+    pieces = []
+    for k in range(len(seeds)):
+        p = np.zeros_like(part)
+        p[yy[owner == k], xx[owner == k]] = 1
+        if p.sum() < min_px or _roundness(p) < DOME_ROUND:
+            return [part]
+        pieces.append(p)
+    return pieces
+
+
+def _dips(img: np.ndarray, a: tuple[int, int], b: tuple[int, int], below: float, min_apart: float) -> bool:
+    """Whether two points lie at least `min_apart` apart and `img` falls under `below` on the
+    straight line between them."""
+    d = np.hypot(a[0] - b[0], a[1] - b[1])
+    if d < min_apart:
+        return False
+    n = max(int(d), 2)
+    lx = np.round(np.linspace(a[0], b[0], n)).astype(int)
+    ly = np.round(np.linspace(a[1], b[1], n)).astype(int)
+    return bool(img[ly, lx].min() <= below)
+
+
+def _two_means(feats: np.ndarray, rounds: int = 6) -> np.ndarray | None:
+    """Two clusters of colours (0/1 per row), deterministic: started from a cut across the
+    colours' main axis, then refined by a few rounds of Lloyd's algorithm (on at most 256 of
+    them: the centres need no more), and every row given to the nearer centre."""
+    sample = feats[:: max(len(feats) // 256, 1)]
+    centred = sample - sample.mean(axis=0)
+    _, vecs = np.linalg.eigh(centred.T @ centred)
+    side = centred @ vecs[:, -1] > 0
+    centres = None
+    for _ in range(rounds):
+        if side.all() or not side.any():
+            return None
+        centres = sample[~side].mean(axis=0), sample[side].mean(axis=0)
+        new = ((sample - centres[1]) ** 2).sum(axis=1) < ((sample - centres[0]) ** 2).sum(axis=1)
+        if np.array_equal(new, side):
+            break
+        side = new
+    c0, c1 = centres
+    out = (((feats - c1) ** 2).sum(axis=1) < ((feats - c0) ** 2).sum(axis=1)).astype(np.uint8)
+    return out if out.any() and not out.all() else None
 
 
 MIN_ROUNDNESS = 0.55  # a piece cut off at a waist fills this much of its enclosing circle (a stone, not a strip)
