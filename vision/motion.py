@@ -24,14 +24,16 @@ MARGIN = 0.3  # the table watched around the board, as a fraction of the board's
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
 
 
-def match_exposure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def match_exposure(a: np.ndarray, b: np.ndarray, part: tuple[slice, slice] | None = None) -> np.ndarray:
     """``b`` brought to ``a``'s exposure: cameras re-expose and lamps flicker, which changes every
-    pixel a little; the typical (median) ratio over a sparse grid is immune to a hand or stones."""
+    pixel a little; the typical (median) ratio over a sparse grid is immune to a hand or stones.
+    With ``part``, only that part of ``b`` (the exposure measured on the whole)."""
     sa = a[::13, ::13].reshape(-1, a.shape[2] if a.ndim == 3 else 1).astype(np.float32)
     sb = b[::13, ::13].reshape(sa.shape).astype(np.float32)
     ratio = np.sort((sa + 1.0) / (sb + 1.0), axis=0)
     gain = (ratio[(len(ratio) - 1) // 2] + ratio[len(ratio) // 2]) / 2  # the median (np.median's
     # wrapping costs more than the sort of a few hundred samples, on every frame)
+    b = b if part is None else b[part]
     if np.all(np.abs(gain - 1.0) < 0.01):
         return b
     return cv2.multiply(b, tuple(float(g) for g in gain) + (1.0,) * (4 - len(gain)))

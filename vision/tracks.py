@@ -357,9 +357,9 @@ class Following:
         onset = {fp.id: seg.start for fp in movers}
         counts: list[list[int]] = [[] for _ in movers]
         todo = set(range(len(movers)))
-        before, after_px = small_before[box], match_exposure(small_before, small_after)[box]
+        before, after_px = small_before[box], match_exposure(small_before, small_after, box)
         for frame in seg.frames:
-            now = match_exposure(small_before, frame)[box]
+            now = match_exposure(small_before, frame, box)
             diff = channel_diff(now, before) > self.level
             bare = diff & (channel_diff(now, after_px) <= self.level)
             for k in list(todo):
