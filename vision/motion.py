@@ -164,7 +164,12 @@ class Segment:
 def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
     """Where two thumbnails (of one exposure) differ, in patches of at least 2x2: video
     compression flickers in lone pixels, a moving stone never does."""
-    return cv2.erode((_channel_max(cv2.absdiff(a, b)) > level).view(np.uint8), SPECK)
+    return _above(_channel_max(cv2.absdiff(a, b)), level)
+
+
+def _above(diff: np.ndarray, level: float) -> np.ndarray:
+    """``change_mask`` of a difference already taken (one difference, two levels)."""
+    return cv2.erode((diff > level).view(np.uint8), SPECK)
 
 
 _ACROSS = np.ones((1, 3), np.uint8)
@@ -299,7 +304,8 @@ class MotionSegmenter:
         def stones(mask: np.ndarray) -> bool:
             return cv2.countNonZero(mask & free) >= self.view.min_pixels
 
-        to_prev = change_mask(small, self._prev, level)
+        from_prev = _channel_max(cv2.absdiff(small, self._prev))
+        to_prev = _above(from_prev, level)
         if self._stones:
             to_calm = change_mask(small, self._calm[1], level)
             stirred = to_calm & free
@@ -310,7 +316,7 @@ class MotionSegmenter:
                     seg = self._split(index, frame, small, hand)
                     self._prev2, self._prev, self._prev_frame = self._prev, small, frame
                     return seg
-                fast = stones(change_mask(small, self._prev, 2 * level))
+                fast = stones(_above(from_prev, 2 * level))
                 if fast or self._stirred is None or \
                         cv2.countNonZero(stirred & self._stirred) >= self.view.min_pixels:
                     # still changing; unless only the median lagged: at rest since the last frame
@@ -322,7 +328,8 @@ class MotionSegmenter:
         self._buffer(index, tracked, hand)
         if not self._stones and stones(to_ref):
             self._stones, self._calm, self._first = True, (index, small, frame), index
-        to_still = change_mask(small, self._still[1], level)
+        # still since the last frame (the usual case in motion): the same difference
+        to_still = to_prev if self._still[1] is self._prev else change_mask(small, self._still[1], level)
         if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
             self._still = (index, small)
         self._prev2, self._prev, self._prev_frame = self._prev, small, frame
