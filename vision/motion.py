@@ -24,12 +24,16 @@ MARGIN = 0.3  # the table watched around the board, as a fraction of the board's
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
 
 
-def match_exposure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def match_exposure(a: np.ndarray, b: np.ndarray, part: tuple[slice, slice] | None = None) -> np.ndarray:
     """``b`` brought to ``a``'s exposure: cameras re-expose and lamps flicker, which changes every
-    pixel a little; the typical (median) ratio over a sparse grid is immune to a hand or stones."""
+    pixel a little; the typical (median) ratio over a sparse grid is immune to a hand or stones.
+    With ``part``, only that part of ``b`` (the exposure measured on the whole)."""
     sa = a[::13, ::13].reshape(-1, a.shape[2] if a.ndim == 3 else 1).astype(np.float32)
     sb = b[::13, ::13].reshape(sa.shape).astype(np.float32)
-    gain = np.median((sa + 1.0) / (sb + 1.0), axis=0)
+    ratio = np.sort((sa + 1.0) / (sb + 1.0), axis=0)
+    gain = (ratio[(len(ratio) - 1) // 2] + ratio[len(ratio) // 2]) / 2  # the median (np.median's
+    # wrapping costs more than the sort of a few hundred samples, on every frame)
+    b = b if part is None else b[part]
     if np.all(np.abs(gain - 1.0) < 0.01):
         return b
     return cv2.multiply(b, tuple(float(g) for g in gain) + (1.0,) * (4 - len(gain)))
@@ -53,8 +57,19 @@ SPECK = np.ones((2, 2), np.uint8)
 def noise_sigma(a: np.ndarray, b: np.ndarray) -> float:
     """The pixel noise of two frames of a still scene (robust: whatever moved is ignored)."""
     d = a.astype(np.int16) - b.astype(np.int16)
-    mad = float(np.median(np.abs(d - np.median(d))))
+    mid = _median_int(d)  # doubled, as the deviations from it: all stay integers
+    mad = _median_int(np.abs(2 * d - mid)) / 4
     return 1.4826 * mad / np.sqrt(2)
+
+
+def _median_int(v: np.ndarray) -> int:
+    """Twice the median of an integer array of small range (exact: the mean of the two middle
+    values where their count is even), by counting instead of sorting."""
+    lo = int(v.min())
+    cum = np.cumsum(np.bincount((v - lo).ravel()))
+    n = v.size
+    a, b = (int(np.searchsorted(cum, k, side="right")) for k in ((n - 1) // 2, n // 2))
+    return a + b + 2 * lo
 
 
 @dataclass(frozen=True)
@@ -91,25 +106,37 @@ class View:
         return cls(int(x0), int(y0), int(x1), int(y1), thumb, track, least,
                    max(3, round(stone_px / thumb)))
 
-    def _scaled(self, frame: np.ndarray, k: int) -> np.ndarray:
-        """The crop, shrunk k times by halving: each halving is an exact 2x2 mean (bilinear at a
-        factor of 2), so noise and compression flicker average out at a fraction of the cost of
-        area resampling."""
-        if k == 1:  # a view into the frame (frame sources hand over new frames)
-            return frame[self.y0:self.y1, self.x0:self.x1]
-        out = frame
-        while k > 1:  # the whole frame: OpenCV's fast path, then the crop (bounds are multiples of 4)
+    def _scaled(self, frame: np.ndarray, *ks: int) -> list[np.ndarray]:
+        """The crop, shrunk k times by halving, for each k asked (powers of two, from one
+        chain of halvings): each halving is an exact 2x2 mean (bilinear at a factor of 2), so
+        noise and compression flicker average out at a fraction of the cost of area resampling.
+        At k = 1, a view into the frame (frame sources hand over new frames)."""
+        levels = {1: frame}
+        out, k = frame, 1
+        while k < max(ks):  # the whole frame: OpenCV's fast path, then the crop (bounds are
+            # multiples of 4)
             out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
-            k //= 2
-        f = self.x0 * out.shape[1] // frame.shape[1], self.y0 * out.shape[0] // frame.shape[0]
-        size = (self.x1 - self.x0) * out.shape[1] // frame.shape[1], (self.y1 - self.y0) * out.shape[0] // frame.shape[0]
-        return out[f[1]:f[1] + size[1], f[0]:f[0] + size[0]]
+            k *= 2
+            levels[k] = out
+        crops = []
+        for k in ks:
+            out = levels[k]
+            f = self.x0 * out.shape[1] // frame.shape[1], self.y0 * out.shape[0] // frame.shape[0]
+            size = (self.x1 - self.x0) * out.shape[1] // frame.shape[1], (self.y1 - self.y0) * out.shape[0] // frame.shape[0]
+            crops.append(out[f[1]:f[1] + size[1], f[0]:f[0] + size[0]])
+        return crops
 
     def thumbnail(self, frame: np.ndarray) -> np.ndarray:
-        return self._scaled(frame, self.thumb)
+        return self._scaled(frame, self.thumb)[0]
 
     def small(self, frame: np.ndarray) -> np.ndarray:
-        return self._scaled(frame, self.track)
+        return self._scaled(frame, self.track)[0]
+
+    def both(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The thumbnail and the small frame, from one chain of halvings (the small frame is
+        on the way to the thumbnail)."""
+        thumb, small = self._scaled(frame, self.thumb, self.track)
+        return thumb, small
 
     def to_small(self, px: np.ndarray) -> np.ndarray:
         return (np.asarray(px, dtype=np.float64) - [self.x0, self.y0]) / self.track
@@ -137,14 +164,25 @@ class Segment:
 def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
     """Where two thumbnails (of one exposure) differ, in patches of at least 2x2: video
     compression flickers in lone pixels, a moving stone never does."""
-    return cv2.erode((_channel_max(cv2.absdiff(a, b)) > level).view(np.uint8), SPECK)
+    return _above(_channel_max(cv2.absdiff(a, b)), level)
+
+
+def _above(diff: np.ndarray, level: float) -> np.ndarray:
+    """``change_mask`` of a difference already taken (one difference, two levels)."""
+    return cv2.erode((diff > level).view(np.uint8), SPECK)
+
+
+_ACROSS = np.ones((1, 3), np.uint8)
 
 
 def _channel_max(d: np.ndarray) -> np.ndarray:
+    """The largest of each pixel's three channels (a view): the rows' bytes dilated across
+    three neighbours, read at each pixel's middle byte (several times cheaper than splitting
+    the channels)."""
     if d.ndim == 2:
         return d
-    b, g, r = cv2.split(d)
-    return cv2.max(cv2.max(b, g), r)
+    h, w = d.shape[:2]
+    return cv2.dilate(np.ascontiguousarray(d).reshape(h, 3 * w), _ACROSS)[:, 1::3]
 
 
 def hand_region(mask: np.ndarray) -> np.ndarray:
@@ -152,14 +190,14 @@ def hand_region(mask: np.ndarray) -> np.ndarray:
     reaches in from the border, a stone never lies across it."""
     if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
         return np.zeros_like(mask)  # nothing reaches the border: no arm (and no labelling)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    h, w = mask.shape
-    x, y, bw, bh = (stats[:, i] for i in range(4))
-    edge = (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
-    edge[0] = False
+    n, labels = cv2.connectedComponents(mask, connectivity=8)
+    edge = np.zeros(n, np.uint8)
+    for border in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
+        edge[border] = 1
+    edge[0] = 0
     if not edge.any():
         return np.zeros_like(mask)
-    return cv2.dilate(edge[labels].astype(np.uint8), GROW)
+    return cv2.dilate(edge[labels], GROW)
 
 
 GROW = np.ones((5, 5), np.uint8)
@@ -244,7 +282,8 @@ class MotionSegmenter:
         if self._ref is None:
             self.reset(frame)
             return None
-        small = match_exposure(self._clean, self.view.thumbnail(frame))
+        thumb, tracked = self.view.both(frame)
+        small = match_exposure(self._clean, thumb)
         if self.sigma is None:
             self.sigma = noise_sigma(small, self._prev)
             self.sigma_small = noise_sigma(self.view.small(frame), self.view.small(self.ref_full))
@@ -265,7 +304,8 @@ class MotionSegmenter:
         def stones(mask: np.ndarray) -> bool:
             return cv2.countNonZero(mask & free) >= self.view.min_pixels
 
-        to_prev = change_mask(small, self._prev, level)
+        from_prev = _channel_max(cv2.absdiff(small, self._prev))
+        to_prev = _above(from_prev, level)
         if self._stones:
             to_calm = change_mask(small, self._calm[1], level)
             stirred = to_calm & free
@@ -276,7 +316,7 @@ class MotionSegmenter:
                     seg = self._split(index, frame, small, hand)
                     self._prev2, self._prev, self._prev_frame = self._prev, small, frame
                     return seg
-                fast = stones(change_mask(small, self._prev, 2 * level))
+                fast = stones(_above(from_prev, 2 * level))
                 if fast or self._stirred is None or \
                         cv2.countNonZero(stirred & self._stirred) >= self.view.min_pixels:
                     # still changing; unless only the median lagged: at rest since the last frame
@@ -285,10 +325,11 @@ class MotionSegmenter:
                     self._calm = (index, self._steady(small), frame) if last else \
                         (index - 1, self._steady(small), self._prev_frame)
             self._stirred = stirred
-        self._buffer(index, frame, hand)
+        self._buffer(index, tracked, hand)
         if not self._stones and stones(to_ref):
             self._stones, self._calm, self._first = True, (index, small, frame), index
-        to_still = change_mask(small, self._still[1], level)
+        # still since the last frame (the usual case in motion): the same difference
+        to_still = to_prev if self._still[1] is self._prev else change_mask(small, self._still[1], level)
         if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
             self._still = (index, small)
         self._prev2, self._prev, self._prev_frame = self._prev, small, frame
@@ -355,7 +396,7 @@ class MotionSegmenter:
         self._start = self._indices[0] if self._indices else index
         self._stones, self._first, self._stirred = True, index, None
         self._still, self._calm = (index, small), (index, small, frame)
-        self._buffer(index, frame, hand)
+        self._buffer(index, self.view.small(frame), hand)
         return seg
 
     def flush(self, frame: np.ndarray) -> Segment | None:
@@ -378,9 +419,10 @@ class MotionSegmenter:
         self.reset(frame, hand_free=not hand.any())
         return seg
 
-    def _buffer(self, index: int, frame: np.ndarray, hand: np.ndarray) -> None:
+    def _buffer(self, index: int, small: np.ndarray, hand: np.ndarray) -> None:
+        """Keep a frame of the episode (``View.small`` of it) and the hand in it."""
         self._indices.append(index)
-        self._frames.append(self.view.small(frame))
+        self._frames.append(small)
         self._hands.append(hand)
         if len(self._frames) > MAX_BUFFER:
             self._indices, self._frames = self._indices[::2], self._frames[::2]

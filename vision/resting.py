@@ -8,6 +8,8 @@ A part of the episode tracker (vision/tracking.py).
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import cv2
 import numpy as np
 
@@ -41,9 +43,13 @@ class AtRest:
         A stone whose patch of the picture did not change keeps its old position (detection noise
         is not a move); one the detector missed after the episode although its patch did not
         change is carried over rather than reported as taken, unless it was never found again
-        since it was first seen (a false detection: forgotten). A stone found where nothing changed
-        was missed before: it is believed (joins the rest, no event) once found twice in a row,
-        so a one-off false detection never enters the positions at rest.
+        since it was first seen (a false detection: forgotten) and the detector could see it
+        (``hidden``: under or against the hand still in view). A stone found where nothing
+        changed was missed before: it is believed (joins the rest, no event) once found twice in
+        a row, so a one-off false detection never enters the positions at rest; one on a known
+        stone's place is that stone found off its centre (found, but never a second stone). A
+        known stone's patch mostly covered by a stone found after where the picture changed is
+        not known to have stayed: the detector decides.
         """
         ids = list(before)
         after: dict[int, Footprint] = {}
@@ -59,28 +65,38 @@ class AtRest:
         self._detected = dict(after)
         loose_after = [f for c, f in enumerate(found) if c not in used]
         loose_before = [i for i in ids if i not in after]
+        came = [self._patch_changed(changed_px, f) for f in loose_after]
+        # where a stone found after lies on a known one's place, the change there is the new
+        # stone's; a detection where nothing changed explains no change: on a known stone's
+        # place, it is that stone found off its centre
         cover = np.zeros(changed_px.shape, bool)
-        for f in loose_after:
-            cover |= self._mask(f, changed_px.shape) > 0
+        off_centre: set[int] = set()
+        for f, c in zip(loose_after, came, strict=True):
+            if c:
+                cover |= self._mask(f, changed_px.shape) > 0
+            else:
+                off_centre |= {i for i in loose_before if clearance(f.outline, before[i].outline) < 0}
         for i in ids:
             if not self._patch_changed(changed_px, before[i], cover):
                 if i in loose_before:
                     loose_before.remove(i)
-                    if i not in self.confirmed | hidden:  # seen once, never again (and not
-                        # under the hand still in view), nothing changed there
-                        del before[i]  # a false detection: forgotten
+                    if i not in self.confirmed | hidden | off_centre:  # seen once, never again
+                        del before[i]  # where it could be seen, nothing changed: forgotten
                         continue
                 after[i] = before[i]
         pending, self.pending = self.pending, []
-        for f in list(loose_after):
-            if not self._patch_changed(changed_px, f):
-                loose_after.remove(f)
-                seen = [p for p in pending if np.linalg.norm(p.centre - f.centre) < 0.5 * radius_mm(f)]
-                if seen:
-                    self._detected[self._new(f, before, after)] = f
-                    self.sightings[self.next_id - 1] = [(seen[0].centre, area_mm2(seen[0]))]
-                else:
-                    self.pending.append(f)
+        for f, c in zip(list(loose_after), came, strict=True):
+            if c:
+                continue
+            loose_after.remove(f)
+            if any(clearance(f.outline, k.outline) < 0 for k in after.values()):
+                continue  # a known stone that stayed, found off its centre
+            seen = [p for p in pending if np.linalg.norm(p.centre - f.centre) < 0.5 * radius_mm(f)]
+            if seen:
+                self._detected[self._new(f, before, after)] = f
+                self.sightings[self.next_id - 1] = [(seen[0].centre, area_mm2(seen[0]))]
+            else:
+                self.pending.append(f)
         return after, loose_before, loose_after
 
     def _vacated(self, scenes: tuple[np.ndarray, np.ndarray], changed_px: np.ndarray,
@@ -138,6 +154,39 @@ class AtRest:
             after[m.id] = Footprint(m.id, centre, convex(np.vstack([m.outline, f.outline])),
                                     m.on_board)
             del after[i]
+
+    def _join_twins(self, before: dict[int, Footprint], after: dict[int, Footprint],
+                    tracks: dict[int, Track]) -> set[int]:
+        """Two "stones" touching at rest that both travelled farther than their size and came to
+        rest touching in the same arrangement are one stone found as two (a faint stone's rim
+        found in halves): stones are rigid and separate, and two struck together part. Joined
+        (in place) under the first id, the outline of both, the centre weighed by their areas;
+        returns the ids joined into another."""
+        gone: set[int] = set()
+        moved = [i for i in tracks if i in before and i in after
+                 and np.linalg.norm(after[i].centre - before[i].centre) > radius_mm(before[i])]
+        for a, b in combinations(sorted(moved), 2):
+            if a in gone or b in gone:
+                continue
+            if clearance(before[a].outline, before[b].outline) >= TOUCH_MM or \
+                    clearance(after[a].outline, after[b].outline) >= TOUCH_MM:
+                continue
+            was = before[b].centre - before[a].centre
+            now = after[b].centre - after[a].centre
+            if np.linalg.norm(now - was) >= TOUCH_MM:
+                continue
+            w = np.array([area_mm2(before[a]), area_mm2(before[b])])
+            w = w / w.sum() if w.sum() > 0 else np.array([0.5, 0.5])
+            for rest in (before, after):
+                fa, fb = rest[a], rest[b]
+                centre = w[0] * fa.centre + w[1] * fb.centre
+                rest[a] = Footprint(a, centre, convex(np.vstack([fa.outline, fb.outline])),
+                                    fa.on_board)
+                del rest[b]
+            ta, tb = tracks[a], tracks.pop(b)
+            tracks[a] = Track(a, ta.frames, w[0] * ta.xy + w[1] * tb.xy, ta.seen | tb.seen)
+            gone.add(b)
+        return gone
 
     def _unlink_unmoved(self, seg: Segment, before: dict[int, Footprint],
                         after: dict[int, Footprint], tracks: dict) -> None:

@@ -48,14 +48,14 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
         self.rest = {}
-        for stone in self.detect(frame, None):
-            self._new(footprint(stone, -1), self.rest)
+        for fp in self._found(frame, None):
+            self._new(fp, self.rest)
         self.sightings = {i: [(f.centre, area_mm2(f))] for i, f in self.rest.items()}
 
     def relocate(self, frame: np.ndarray) -> None:
         """After the camera moved: the stones found in ``frame`` keep the ids of the stones at
         rest nearest to them (in board mm); the others are believed when found again."""
-        found = [footprint(s, -1) for s in self.detect(frame, None)]
+        found = self._found(frame, None)
         ids = list(self.rest)
         rest: dict[int, Footprint] = {}
         used: set[int] = set()
@@ -74,9 +74,12 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         small_before, small_after = self.view.small(seg.before), self.view.small(seg.after)
         changed_px = colour_diff(small_before, small_after) > self.level
         hand = self._hand(seg.after, seg.hand)
-        found = [footprint(s, -1) for s in self.detect(seg.after, hand)]
+        found = self._found(seg.after, hand)
         under = self._under(hand, list(before.values()))
-        after, loose_before, loose_after = self._match_still(before, found, changed_px, set(under))
+        # the detector ignores the hand still in view: a stone against it may go unseen
+        against = {i for i, f in before.items() if seg.hand.any() and self._hand_at(seg.hand, f.centre, f)}
+        after, loose_before, loose_after = self._match_still(before, found, changed_px,
+                                                             set(under) | against)
         for i in under:
             if i in loose_before:
                 loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
@@ -97,6 +100,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                 del before[v.id]
                 tracks.pop(v.id, None)
         self._unlink_unmoved(seg, before, after, tracks)
+        twins = self._join_twins(before, after, tracks)
+        movers = [m for m in movers if m.id not in twins]
         new = [after[i] for i in after if i not in before]
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             movers += self._trace_back(seg, small_before, small_after, new, before, tracks)
@@ -121,6 +126,12 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                   and self._pushed(seg, t, before[i], after[i])}
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
                        dist, pushed)
+
+    def _found(self, frame: np.ndarray, ignore: np.ndarray | None) -> list[Footprint]:
+        """The detector's stones at rest, as footprints, but for those where the picture shows
+        no closed outline (a straight edge or flat felt is no stone)."""
+        found = [footprint(s, -1) for s in self.detect(frame, ignore)]
+        return [fp for fp in found if self._outlined(frame, fp)]
 
     def _hand(self, frame: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
         """The hand still in the picture at rest, frame-sized, for the detector to ignore:

@@ -17,12 +17,14 @@ from vision.assignment import assign
 from vision.footprints import area_mm2, radius_mm, touches_edge, with_id
 from vision.judge import Footprint, Track, clearance, convex
 from vision.motion import SPECK, Segment, channel_diff, colour_diff, match_exposure
+from vision.patches import place_left
 from vision.resting import MERGED, TOUCH_MM
 
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
 COLOUR_SPAN = 80.0  # colour differences (levels) beyond this say no more: surely another stone
 COLOUR_MM = 6.0  # mm: a colour difference of COLOUR_SPAN costs as much as being this far from where expected
 SPLIT_LEVELS = 40.0  # in a blob of touching stones, this colour difference weighs a radius
+SPECK_SHARE = 0.25  # a blob this small a share of a stone's own blob is taken for it only nearby
 
 
 class Following:
@@ -61,7 +63,9 @@ class Following:
         for r, m in enumerate(tracked):  # not found at rest (merged with a stone it touches),
             # or found as one with it (a detection of two stones' size): where its track came to
             # rest, if seen to the end, is better. Not found at all and touching no stone that
-            # was found, what the track ended on is no stone (a shadow, the hand's wake).
+            # was found, what the track ended on is no stone (a shadow, the hand's wake), unless
+            # something that stands out from the board came to rest there (a faint stone the
+            # detector missed at rest)
             merged = m.id in after and area_mm2(after[m.id]) > MERGED * area_mm2(m)
             if m.id in after and not merged:
                 continue
@@ -70,10 +74,11 @@ class Following:
                 end = self._still_there(seg, xy[:, r], m, small_after)
             if end is None or not (merged or np.linalg.norm(end - m.centre) > radius_mm(m)):
                 continue
-            here = convex(m.shape + end)
-            if merged or any(clearance(here, f.outline) < TOUCH_MM for f in
-                             [*loose_after, *(f for i, f in after.items() if i != m.id)]):
-                after[m.id] = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
+            here = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
+            others = [*loose_after, *(f for i, f in after.items() if i != m.id)]
+            if merged or any(clearance(convex(here.outline), f.outline) < TOUCH_MM for f in others) \
+                    or self._came(seg, (small_before, small_after), here, others, m):
+                after[m.id] = here
         unlinked = [c for c in range(len(loose_after)) if c not in {c2 for _, c2 in linked}]
         lost = [r for r, m in enumerate(movers) if m.id not in after]
         if lost and unlinked:  # a stone gone from its place and one turned up where none was:
@@ -90,6 +95,31 @@ class Following:
                 self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(tracked)}
+
+    def _came(self, seg: Segment, scenes: tuple[np.ndarray, np.ndarray], fp: Footprint,
+              others: list[Footprint], start: Footprint) -> bool:
+        """Whether the stone followed from ``start`` came to rest at ``fp`` where its track ended
+        and the detector found nothing: its place changed between the scenes at rest (small
+        frames before, after), no hand lies there at the end (a hand's shadow or wake is no
+        stone), and it now stands out from the board around it (off the ``others``' places)
+        more than before, or looks more like the stone than before (a stone keeps its colour;
+        on a marker or a pattern, standing out says little)."""
+        small_before, small_after = scenes
+        spot = self._mask(fp, small_after.shape[:2])
+        area = cv2.countNonZero(spot)
+        if not area or (seg.hands and self._hand_at(seg.hands[-1], fp.centre, fp)):
+            return False
+        changed = colour_diff(small_before, small_after) > self.level
+        if np.count_nonzero(changed & (spot > 0)) < 0.5 * area:
+            return False
+        taken = np.zeros(spot.shape, np.uint8)
+        for f in others:
+            taken |= self._mask(f, spot.shape)
+        if place_left((small_after, small_before), spot, taken):
+            return True
+        own = self._colour(small_before, start)
+        was, now = (np.asarray(cv2.mean(f, mask=spot)[:f.shape[2]]) for f in (small_before, small_after))
+        return bool(np.linalg.norm(now - own) < np.linalg.norm(was - own))
 
     def _background(self, small_before: np.ndarray, small_after: np.ndarray,
                     movers: list[Footprint], there: list[Footprint]) -> np.ndarray:
@@ -242,6 +272,11 @@ class Following:
             # a blob there far from where a stone was is the arm's shadow or a knuckle
             cost = np.where((cost <= limit[:, None]) & ((cost <= reach) | ~np.array(by_arm)),
                             cost, np.inf)
+            # a speck (a fraction of the stone's own blob: a glint, compression, a fingertip's
+            # shadow) is that stone only near where it was expected (peeping out from under the
+            # hand); taken far off, it sends the track after nothing and loses the stone
+            speck = np.array([a for _, a, _ in info])[None] < SPECK_SHARE * single[:, None]
+            cost = np.where(speck & (cost > reach), np.inf, cost)
             seen_as = np.array([c for c, _, _ in info])
             hue = np.minimum(np.linalg.norm(colours[:, None] - seen_as[None], axis=2), COLOUR_SPAN)
             cost = cost + COLOUR_MM * np.nan_to_num(hue) / COLOUR_SPAN  # unknown colour: no cost
@@ -328,9 +363,9 @@ class Following:
         onset = {fp.id: seg.start for fp in movers}
         counts: list[list[int]] = [[] for _ in movers]
         todo = set(range(len(movers)))
-        before, after_px = small_before[box], match_exposure(small_before, small_after)[box]
+        before, after_px = small_before[box], match_exposure(small_before, small_after, box)
         for frame in seg.frames:
-            now = match_exposure(small_before, frame)[box]
+            now = match_exposure(small_before, frame, box)
             diff = channel_diff(now, before) > self.level
             bare = diff & (channel_diff(now, after_px) <= self.level)
             for k in list(todo):
@@ -353,16 +388,23 @@ class Following:
     def _pushed(self, seg: Segment, track: Track, start: Footprint, end: Footprint) -> bool:
         """Whether the stone moved only with the hand on it and came to rest near its place
         (within its own size): nudged by a pinching or brushing hand, not shot. A flick sends a
-        stone sliding away from the finger: it is seen moving with no hand on it."""
+        stone sliding away from the finger: it is seen moving with no hand on it (faster than a
+        creep, and farther than two sightings of a still stone differ: a blob's centre jitters
+        by a millimetre or two as a hand's shadow leaves it)."""
         if np.linalg.norm(end.centre - start.centre) > 2 * radius_mm(start):
             return False
         seen = np.flatnonzero(track.seen)
         step = max(1.0, 0.15 * radius_mm(start))  # mm a frame: more than the sightings' jitter
-        for a, b in zip(seen[:-1], seen[1:], strict=True):
-            if np.linalg.norm(track.xy[b] - track.xy[a]) > step * (b - a) and not any(
-                    self._hand_at(seg.hands[k], track.xy[k], start) for k in range(a, b + 1)):
-                return False
-        return True
+        if len(seen) < 2:
+            return True
+        held = np.array([self._hand_at(seg.hands[k], track.xy[k], start) for k in range(len(track.xy))])
+        runs = np.concatenate([[0], np.cumsum(held)])  # hand frames up to each sample
+        a, b = np.triu_indices(len(seen), 1)
+        a, b = seen[a], seen[b]
+        free = runs[b + 1] == runs[a]  # no hand on it from sighting a to sighting b
+        dist = np.linalg.norm(track.xy[b] - track.xy[a], axis=1)
+        # seen going faster than a creep, and farther than two sightings of a still stone differ
+        return not np.any(free & (dist > step * (b - a)) & (dist > 2 * step))
 
 
 def _track(sid: int, indices: list[int], xy: np.ndarray, start: Footprint,
