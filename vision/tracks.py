@@ -77,7 +77,7 @@ class Following:
             here = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
             others = [*loose_after, *(f for i, f in after.items() if i != m.id)]
             if merged or any(clearance(convex(here.outline), f.outline) < TOUCH_MM for f in others) \
-                    or self._came(seg, (small_before, small_after), here, others, m):
+                    or self._came(seg, (small_before, small_after), here, others):
                 after[m.id] = here
         unlinked = [c for c in range(len(loose_after)) if c not in {c2 for _, c2 in linked}]
         lost = [r for r, m in enumerate(movers) if m.id not in after]
@@ -97,13 +97,11 @@ class Following:
                 for r, m in enumerate(tracked)}
 
     def _came(self, seg: Segment, scenes: tuple[np.ndarray, np.ndarray], fp: Footprint,
-              others: list[Footprint], start: Footprint) -> bool:
-        """Whether the stone followed from ``start`` came to rest at ``fp`` where its track ended
-        and the detector found nothing: its place changed between the scenes at rest (small
-        frames before, after), no hand lies there at the end (a hand's shadow or wake is no
-        stone), and it now stands out from the board around it (off the ``others``' places)
-        more than before, or looks more like the stone than before (a stone keeps its colour;
-        on a marker or a pattern, standing out says little)."""
+              others: list[Footprint]) -> bool:
+        """Whether something came to rest at ``fp`` where a track ended and the detector found
+        nothing: its place changed between the scenes at rest (small frames before, after),
+        stands out from the board around it (off the ``others``' places) more after than
+        before, and no hand lies there at the end (a hand's shadow or wake is no stone)."""
         small_before, small_after = scenes
         spot = self._mask(fp, small_after.shape[:2])
         area = cv2.countNonZero(spot)
@@ -115,11 +113,7 @@ class Following:
         taken = np.zeros(spot.shape, np.uint8)
         for f in others:
             taken |= self._mask(f, spot.shape)
-        if place_left((small_after, small_before), spot, taken):
-            return True
-        own = self._colour(small_before, start)
-        was, now = (np.asarray(cv2.mean(f, mask=spot)[:f.shape[2]]) for f in (small_before, small_after))
-        return bool(np.linalg.norm(now - own) < np.linalg.norm(was - own))
+        return place_left((small_after, small_before), spot, taken)
 
     def _background(self, small_before: np.ndarray, small_after: np.ndarray,
                     movers: list[Footprint], there: list[Footprint]) -> np.ndarray:
