@@ -32,6 +32,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision.assignment import assign  # noqa: E402
+from vision.board import CalibrationError, find_board  # noqa: E402
 from vision.live import LiveJudge  # noqa: E402
 from vision.synth import SCENARIOS, generate_clip  # noqa: E402
 
@@ -49,10 +50,18 @@ def run_judge(frames: list[np.ndarray], fps: float, board_mm) -> tuple[list[dict
 
 def run_still(frames: list[np.ndarray], fps: float, board_mm) -> tuple[int, float]:
     """The judge on a scene at rest: the clip's last frames (settled, with their own noise),
-    played over and over, after calibration. Most of a real game looks like this."""
+    played over and over, after calibration. Most of a real game looks like this. A clip may end
+    with a hand over a marker: then the last frames with all four markers in view are used."""
+    end = len(frames)
+    while end > 10:
+        try:
+            find_board(frames[end - 1], tuple(board_mm))
+            break
+        except CalibrationError:
+            end -= 10
     judge = LiveJudge(tuple(board_mm), fps)
-    judge.feed(frames[-1], 0.0)
-    still = frames[-10:] * 30
+    judge.feed(frames[end - 1], 0.0)
+    still = frames[end - 10:end] * 30
     t0 = time.perf_counter()
     for i, f in enumerate(still):
         judge.feed(f, (i + 1) / fps)
