@@ -43,13 +43,10 @@ class PatchEvidence:
         ``others`` are the other stones that moved, where they lay before and after: one that
         came to rest against this stone (the shooter of a clear) changes its patch without this
         stone moving, so their places, widened by a shadow's reach, are left out of the fit."""
-        c = np.asarray(self.board.to_px(fp.centre[None]), dtype=np.float64)[0]
-        half = max(8, int(np.ceil(2 * radius_mm(fp) * self.board.px_per_mm())))
-        if not np.isfinite(c).all():
+        box = self._patch_box(fp, a.shape)
+        if box is None:
             return None
-        x, y = int(round(c[0])), int(round(c[1]))
-        if x - half < 0 or y - half < 0 or x + half > a.shape[1] or y + half > a.shape[0]:
-            return None
+        c, x, y, half = box
         d = patch_shift(*(cv2.cvtColor(f[y - half:y + half, x - half:x + half], cv2.COLOR_BGR2GRAY)
                           for f in (a, b)), self._others_mask(others, (x - half, y - half), 2 * half))
         if d is None:
@@ -62,14 +59,24 @@ class PatchEvidence:
         direction, in any colour channel: a stone of the board's brightness but another hue
         counts), not a straight edge or flat felt: a detection there is no stone. Out of the
         picture, or too small to tell: believed."""
+        box = self._patch_box(fp, frame.shape)
+        if box is None:
+            return True
+        _, x, y, half = box
+        return structure(frame[y - half:y + half, x - half:x + half]) >= OUTLINE_GRAD2
+
+    def _patch_box(self, fp: Footprint, shape: tuple[int, ...]) -> tuple[np.ndarray, int, int, int] | None:
+        """The square patch around a stone on the full frame, twice its radius each way: the
+        stone's centre (px), the patch's middle pixel and half-width; None where it leaves the
+        picture."""
         c = np.asarray(self.board.to_px(fp.centre[None]), dtype=np.float64)[0]
         half = max(8, int(np.ceil(2 * radius_mm(fp) * self.board.px_per_mm())))
         if not np.isfinite(c).all():
-            return True
+            return None
         x, y = int(round(c[0])), int(round(c[1]))
-        if x - half < 0 or y - half < 0 or x + half > frame.shape[1] or y + half > frame.shape[0]:
-            return True
-        return structure(frame[y - half:y + half, x - half:x + half]) >= OUTLINE_GRAD2
+        if x - half < 0 or y - half < 0 or x + half > shape[1] or y + half > shape[0]:
+            return None
+        return c, x, y, half
 
     def _others_mask(self, others: list[Footprint], origin: tuple[int, int], n: int) -> np.ndarray | None:
         """The places of ``others`` on the n x n patch at ``origin`` (full-frame pixels), widened
