@@ -863,22 +863,17 @@ def _dips(img: np.ndarray, a: tuple[int, int], b: tuple[int, int], below: float,
 
 
 def _two_means(feats: np.ndarray, rounds: int = 6) -> np.ndarray | None:
-    """Two clusters of colours (0/1 per row), deterministic: started from a cut across the
-    colours' main axis, then refined by a few rounds of Lloyd's algorithm (on at most 256 of
-    them: the centres need no more), and every row given to the nearer centre."""
-    sample = feats[:: max(len(feats) // 256, 1)]
+    """Two clusters of colours (0/1 per row), deterministic: cv2.kmeans started from a cut
+    across the colours' main axis (not from random centres), on at most 256 of them (the
+    centres need no more), then every row given to the nearer centre."""
+    sample = np.ascontiguousarray(feats[:: max(len(feats) // 256, 1)], dtype=np.float32)
     centred = sample - sample.mean(axis=0)
     _, vecs = np.linalg.eigh(centred.T @ centred)
-    side = centred @ vecs[:, -1] > 0
-    centres = None
-    for _ in range(rounds):
-        if side.all() or not side.any():
-            return None
-        centres = sample[~side].mean(axis=0), sample[side].mean(axis=0)
-        new = ((sample - centres[1]) ** 2).sum(axis=1) < ((sample - centres[0]) ** 2).sum(axis=1)
-        if np.array_equal(new, side):
-            break
-        side = new
+    side = (centred @ vecs[:, -1] > 0).astype(np.int32)
+    if side.all() or not side.any():
+        return None
+    criteria = (cv2.TERM_CRITERIA_MAX_ITER, rounds, 0.0)
+    _, _, centres = cv2.kmeans(sample, 2, side.reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     c0, c1 = centres
     out = (((feats - c1) ** 2).sum(axis=1) < ((feats - c0) ** 2).sum(axis=1)).astype(np.uint8)
     return out if out.any() and not out.all() else None
