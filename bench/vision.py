@@ -4,6 +4,7 @@ and speed of the whole pipeline beside a baseline measured in the same run.
     python -m bench.vision                      # every scenario, seeds 2000-2007 (about 10 min)
     python -m bench.vision --quick              # seeds 2000-2001
     python -m bench.vision --first-seed 1000 --verbose   # development seeds, every wrong call
+    python -m bench.vision --fps 30 --size 1280x720     # another camera (a webcam at 30 fps)
 
 Seeds: the figures are taken on seeds 2000 and above, which nobody develops or tunes on (a judge
 tuned on its benchmark's clips measures the tuning, not the judge). Seeds below 2000 are for
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 # this script is named like the package it measures: keep its own folder off the import path
@@ -86,13 +88,13 @@ def run_hough(frames: list[np.ndarray]) -> float:
     return time.perf_counter() - t0
 
 
-def _nearest(events: list[dict], truth: dict) -> dict | None:
+def _nearest(events: list[dict], truth: dict, fps: float) -> dict | None:
     """The judged event of the truth event's type whose end is closest (within a second)."""
     same = [e for e in events if e["type"] == truth["type"]]
     if not same:
         return None
     best = min(same, key=lambda e: abs(e["end"] - truth["end"]))
-    return best if abs(best["end"] - truth["end"]) <= 60 else None
+    return best if abs(best["end"] - truth["end"]) <= fps else None
 
 
 def rest_errors(rest: list[dict], truth_rest: list[dict]) -> tuple[list[float], int]:
@@ -111,65 +113,92 @@ def rest_errors(rest: list[dict], truth_rest: list[dict]) -> tuple[list[float], 
     return errs, missing
 
 
+def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: bool) -> dict:
+    """Judge one generated clip; its counts, timings and (verbose) wrong calls, to be summed."""
+    cv2.setNumThreads(1)
+    clip = generate_clip(name, seed, size=size, fps=fps)
+    frames = list(clip.frames)
+    truth = clip.truth
+    rate = truth["video"]["fps"]
+    c = dict.fromkeys(COUNTS, 0)
+    c["errs"], c["lines"] = [], []
+    events, rest, dt = run_judge(frames, rate, truth["board"]["size_mm"])
+    c["t_judge"] = dt
+    c["t_hough"] = run_hough(frames)
+    c["n_still"], c["t_still"] = run_still(frames, rate, truth["board"]["size_mm"])
+    c["n_frames"] = len(frames)
+    for te in truth["events"]:
+        got = _nearest(events, te, rate)
+        if te["type"] == "shot":
+            c["shots"] += 1
+            verdict = got["verdict"] if got else "missing"
+            c["correct"] += verdict == te["verdict"]
+            c["unsure"] += verdict == "unsure"
+            if te["verdict"] == "pass":
+                c["passes"] += 1
+                c["false_foul"] += verdict == "foul"
+            else:
+                c["fouls"] += 1
+                c["missed_foul"] += verdict == "pass"
+            if verbose and verdict != te["verdict"]:
+                c["lines"].append(f"  {name} seed {seed}: truth {te} judged {got}")
+        elif te["type"] == "drop":
+            c["drops"] += 1
+            ok = bool(got) and (got["landed"], got["splashed"]) == (te["landed"], te["splashed"])
+            c["drops_ok"] += ok
+            if verbose and not ok:
+                c["lines"].append(f"  {name} seed {seed}: truth {te} judged {got}")
+        else:
+            c["pickups"] += 1
+            c["pickups_ok"] += bool(got) and len(got["stones"]) == len(te["stones"])
+    c["errs"], c["missing"] = rest_errors(rest, truth["rest"])
+    extra = len(events) - len(truth["events"])
+    if verbose and extra:
+        c["lines"].append(f"  {name} seed {seed}: {len(events)} events judged, truth has {len(truth['events'])}")
+    return c
+
+
+COUNTS = ("shots", "correct", "false_foul", "passes", "missed_foul", "fouls", "unsure", "drops",
+          "drops_ok", "pickups", "pickups_ok", "missing")
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size {text!r}: give WIDTHxHEIGHT, e.g. 1280x720") from None
+    return w, h
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer seeds, shorter run")
     ap.add_argument("--seeds", type=int, default=None, help="seeds per scenario")
     ap.add_argument("--first-seed", type=int, default=2000,
                     help="the first seed of each scenario (below 2000: development seeds)")
+    ap.add_argument("--size", type=_size, default=(640, 480),
+                    help="the clips' frame size, WIDTHxHEIGHT (default 640x480: the speed target's)")
+    ap.add_argument("--fps", type=int, default=60, help="the clips' frame rate (default 60)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="clips judged in parallel processes (each on one thread; the speed figures "
+                         "are only comparable with other runs of the same --jobs on a quiet machine)")
     ap.add_argument("--verbose", action="store_true", help="print every wrong verdict")
     args = ap.parse_args()
-    cv2.setNumThreads(1)
     seeds = args.seeds or (2 if args.quick else 8)
     scenarios = [s for s in SCENARIOS if s != "game"] + ["game"]
-    shots = correct = false_foul = passes = missed_foul = fouls = unsure = 0
-    drops = drops_ok = pickups = pickups_ok = 0
-    errs: list[float] = []
-    missing = n_frames = 0
-    t_judge = t_hough = t_still = 0.0
-    n_still = 0
-    for name in scenarios:
-        for seed in range(args.first_seed, args.first_seed + (seeds if name != "game" else max(1, seeds // 4))):
-            clip = generate_clip(name, seed)
-            frames = list(clip.frames)
-            truth = clip.truth
-            fps = truth["video"]["fps"]
-            events, rest, dt = run_judge(frames, fps, truth["board"]["size_mm"])
-            t_judge += dt
-            t_hough += run_hough(frames)
-            n, dt = run_still(frames, fps, truth["board"]["size_mm"])
-            n_still += n
-            t_still += dt
-            n_frames += len(frames)
-            for te in truth["events"]:
-                got = _nearest(events, te)
-                if te["type"] == "shot":
-                    shots += 1
-                    verdict = got["verdict"] if got else "missing"
-                    correct += verdict == te["verdict"]
-                    unsure += verdict == "unsure"
-                    if te["verdict"] == "pass":
-                        passes += 1
-                        false_foul += verdict == "foul"
-                    else:
-                        fouls += 1
-                        missed_foul += verdict == "pass"
-                    if args.verbose and verdict != te["verdict"]:
-                        print(f"  {name} seed {seed}: truth {te} judged {got}")
-                elif te["type"] == "drop":
-                    drops += 1
-                    drops_ok += bool(got) and (got["landed"], got["splashed"]) == (te["landed"], te["splashed"])
-                    if args.verbose and not (got and (got["landed"], got["splashed"]) == (te["landed"], te["splashed"])):
-                        print(f"  {name} seed {seed}: truth {te} judged {got}")
-                else:
-                    pickups += 1
-                    pickups_ok += bool(got) and len(got["stones"]) == len(te["stones"])
-            e, m = rest_errors(rest, truth["rest"])
-            errs += e
-            missing += m
-            extra = len(events) - len(truth["events"])
-            if args.verbose and extra:
-                print(f"  {name} seed {seed}: {len(events)} events judged, truth has {len(truth['events'])}")
+    work = [(name, seed, args.size, args.fps, args.verbose) for name in scenarios
+            for seed in range(args.first_seed, args.first_seed + (seeds if name != "game" else max(1, seeds // 4)))]
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(judge_clip, *zip(*work, strict=True)))
+    else:
+        results = [judge_clip(*w) for w in work]
+    tot = {k: sum(r[k] for r in results) for k in (*COUNTS, "n_frames", "n_still", "t_judge", "t_hough", "t_still")}
+    errs = [e for r in results for e in r["errs"]]
+    for r in results:
+        for line in r["lines"]:
+            print(line)
+    shots, correct, passes, fouls = tot["shots"], tot["correct"], tot["passes"], tot["fouls"]
 
     def pct(a: int, b: int) -> str:
         return f"{100 * a / b:5.1f} % ({a}/{b})" if b else "  n/a"
@@ -183,21 +212,22 @@ def main() -> None:
         mid, half = (p + z * z / (2 * b)) / d, z * np.sqrt(p * (1 - p) / b + z * z / (4 * b * b)) / d
         return f"   (95 % interval {100 * (mid - half):.1f}-{100 * (mid + half):.1f} %)"
 
-    print(f"clips: {len(scenarios)} scenarios, {seeds} seeds; {n_frames} frames")
+    print(f"clips: {len(scenarios)} scenarios, {seeds} seeds; {tot['n_frames']} frames, "
+          f"{args.size[0]}x{args.size[1]} at {args.fps} fps")
     print(f"verdict accuracy   {pct(correct, shots)}{wilson(correct, shots)}")
-    print(f"false fouls        {pct(false_foul, passes)}")
-    print(f"missed fouls       {pct(missed_foul, fouls)}")
-    print(f"unsure             {pct(unsure, shots)}")
-    print(f"drops counted      {pct(drops_ok, drops)}")
-    print(f"pickups found      {pct(pickups_ok, pickups)}")
+    print(f"false fouls        {pct(tot['false_foul'], passes)}")
+    print(f"missed fouls       {pct(tot['missed_foul'], fouls)}")
+    print(f"unsure             {pct(tot['unsure'], shots)}")
+    print(f"drops counted      {pct(tot['drops_ok'], tot['drops'])}")
+    print(f"pickups found      {pct(tot['pickups_ok'], tot['pickups'])}")
     if errs:
         a = np.array(errs)
         print(f"rest error mm      mean {a.mean():.2f}  p95 {np.percentile(a, 95):.2f}  max {a.max():.2f}"
-              f"  within 2 mm {100 * np.mean(a <= 2):.1f} %  ({len(a)} stones, {missing} truth stones unmatched)")
-    print(f"judge  fps         {n_frames / t_judge:8.0f}   (whole clips: mostly motion)")
-    print(f"judge  fps at rest {n_still / t_still:8.0f}   (the clips' settled frames, replayed)")
-    print(f"hough  fps         {n_frames / t_hough:8.0f}   (baseline)")
-    print(f"speed ratio        {t_hough / t_judge:8.2f} x the baseline")
+              f"  within 2 mm {100 * np.mean(a <= 2):.1f} %  ({len(a)} stones, {tot['missing']} truth stones unmatched)")
+    print(f"judge  fps         {tot['n_frames'] / tot['t_judge']:8.0f}   (whole clips: mostly motion)")
+    print(f"judge  fps at rest {tot['n_still'] / tot['t_still']:8.0f}   (the clips' settled frames, replayed)")
+    print(f"hough  fps         {tot['n_frames'] / tot['t_hough']:8.0f}   (baseline)")
+    print(f"speed ratio        {tot['t_hough'] / tot['t_judge']:8.2f} x the baseline")
 
 
 if __name__ == "__main__":
