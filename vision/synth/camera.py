@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+NEAR_MM = 10.0  # nothing nearer the lens than this is in the picture
+
 
 @dataclass(frozen=True)
 class Camera:
@@ -30,9 +32,35 @@ class Camera:
         cam = world @ self.R.T + self.t
         n = cam[:, :2] / cam[:, 2:3]
         if self.k1:
-            n = n * (1 + self.k1 * (n * n).sum(axis=1, keepdims=True))
+            r2 = (n * n).sum(axis=1, keepdims=True)
+            if self.k1 < 0:  # barrel: the polynomial turns back at r2 = 1/(3|k1|); farther
+                # points (far outside the picture) keep that scale, not folding back into view
+                r2 = np.minimum(r2, 1 / (3 * -self.k1))
+            n = n * (1 + self.k1 * r2)
         img = np.column_stack([n, np.ones(len(n))]) @ self.K.T
         return img[:, :2] / img[:, 2:3]
+
+    def project_polygon(self, pts_mm: np.ndarray, height_mm: float | np.ndarray = 0.0) -> np.ndarray:
+        """``project`` of a closed polygon, first cut at a plane just in front of the lens: a
+        part reaching up past the camera (a forearm rising out of a low camera's view) has no
+        image, and its points near the camera's own plane would project to absurd distances."""
+        pts = np.atleast_2d(np.asarray(pts_mm, dtype=float))
+        z = -np.broadcast_to(np.asarray(height_mm, dtype=float), (len(pts),))
+        world = np.column_stack([pts, z])
+        depth = (world @ self.R.T + self.t)[:, 2] - NEAR_MM
+        if (depth >= 0).all():
+            return self.project(pts, height_mm)
+        kept = []
+        for i in range(len(world)):  # Sutherland-Hodgman against the one plane
+            j = (i + 1) % len(world)
+            if depth[i] >= 0:
+                kept.append(world[i])
+            if (depth[i] >= 0) != (depth[j] >= 0):
+                kept.append(world[i] + (world[j] - world[i]) * depth[i] / (depth[i] - depth[j]))
+        if not kept:
+            return np.zeros((0, 2))
+        cut = np.array(kept)
+        return self.project(cut[:, :2], -cut[:, 2])
 
     def undistort_px(self, pts_px: np.ndarray) -> np.ndarray:
         """Where distorted pixels would be through an ideal lens (inverse of the distortion)."""

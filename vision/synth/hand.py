@@ -103,8 +103,8 @@ def hand_outline_px(camera: Camera, pose: HandPose, style: dict, light_mm: np.nd
     rise = np.minimum(
         ARM_RISE * np.linalg.norm(arm - wrist, axis=1), 0.45 * style["camera_height_mm"]
     )
-    skin_px = [camera.project(p, pose.z) for p in skin]
-    arm_px = camera.project(arm, pose.z + rise)
+    skin_px = [camera.project_polygon(p, pose.z) for p in skin]
+    arm_px = camera.project_polygon(arm, pose.z + rise)
     skin_sh = [camera.project(p - light_mm * (pose.z + 15) * 0.7) for p in skin]
     arm_sh = camera.project(arm - light_mm[None, :] * (pose.z + rise + 15)[:, None] * 0.7)
     return skin_px, arm_px, skin_sh, arm_sh

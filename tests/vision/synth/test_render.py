@@ -174,3 +174,39 @@ def test_a_distorting_lens_bends_the_picture_and_the_truth_alike():
         if not _hidden_by_hand(truth, expected[i])
     )
     assert np.linalg.norm(expected - np.array(ideal["board"]["corners_px"]), axis=1).min() > 2.0
+
+
+def _camera(k1: float = 0.0):
+    from vision.synth.camera import make_camera
+    from vision.synth.style import random_style
+
+    rng = np.random.default_rng(5)
+    style = random_style(rng, tilt_deg=12.0, distortion_k1=k1)
+    return make_camera(style, (1280, 720), rng), style
+
+
+def test_a_forearm_rising_past_the_lens_is_cut_there_not_thrown_across_the_picture():
+    """A part reaching above the camera's own plane has no image: its polygon is cut in front
+    of the lens, so every projected point is a sane pixel (no overflow drawing the arm)."""
+    camera, style = _camera()
+    w, h = style["board_mm"]
+    top = style["camera_height_mm"]
+    arm = np.array([[w / 2, h / 2], [w / 2 + 40, h / 2], [w / 2 + 40, h / 2 + 900], [w / 2, h / 2 + 900]])
+    heights = np.array([100.0, 100.0, 2 * top, 2 * top])  # the far end above the camera
+    px = camera.project_polygon(arm, heights)
+    assert np.isfinite(px).all() and np.abs(px).max() < 1e7
+    near = camera.project(arm[:2], heights[:2])
+    assert np.allclose(px[:2], near)  # the part in front of the lens is where it was
+    assert len(px) == 4  # two corners kept, two where the edges cross the cut
+
+
+def test_a_barrel_lens_never_folds_far_points_back_into_the_picture():
+    """Radial distortion pulls points in, but a point farther out stays farther out: a forearm
+    far outside the view must not reappear inside the picture."""
+    camera, style = _camera(-0.3)
+    w, h = style["board_mm"]
+    centre = camera.project(np.array([[w / 2, h / 2]]))[0]
+    far = camera.project(np.array([[w / 2 + d, h / 2] for d in (500.0, 1000.0, 2000.0, 4000.0)]))
+    reach = np.linalg.norm(far - centre, axis=1)
+    assert np.all(np.diff(reach) > 0)
+    assert reach[-1] > max(camera.size)
