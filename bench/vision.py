@@ -50,20 +50,29 @@ def run_judge(frames: list[np.ndarray], fps: float, board_mm) -> tuple[list[dict
     return events, rest, dt
 
 
+STILL_S = 0.1  # the span of a clip's last frames replayed as a scene at rest
+STILL_FRAMES = 300  # frames fed in that replay
+
+
 def run_still(frames: list[np.ndarray], fps: float, board_mm) -> tuple[int, float]:
     """The judge on a scene at rest: the clip's last frames (settled, with their own noise),
-    played over and over, after calibration. Most of a real game looks like this. A clip may end
-    with a hand over a marker: then the last frames with all four markers in view are used."""
+    played over and over, after calibration. Most of a real game looks like this. The frames
+    replayed span the same time at any frame rate: a clip's settled tail lasts a fraction of a
+    second, and a fixed count of frames at a low rate reaches back to the hand's shadow leaving
+    (every replay a motion episode: the bench, not the judge). A clip may end with a hand over
+    a marker: then the last frames with all four markers in view are used."""
+    span = max(2, round(STILL_S * fps))
     end = len(frames)
-    while end > 10:
+    while end > span:
         try:
             find_board(frames[end - 1], tuple(board_mm))
             break
         except CalibrationError:
-            end -= 10
+            end -= span
     judge = LiveJudge(tuple(board_mm), fps)
     judge.feed(frames[end - 1], 0.0)
-    still = frames[end - 10:end] * 30
+    tail = frames[max(0, end - span):end]
+    still = (tail * (STILL_FRAMES // len(tail) + 1))[:STILL_FRAMES]
     t0 = time.perf_counter()
     for i, f in enumerate(still):
         judge.feed(f, (i + 1) / fps)
