@@ -5,6 +5,7 @@ and speed of the whole pipeline beside a baseline measured in the same run.
     python -m bench.vision --quick              # seeds 2000-2001
     python -m bench.vision --first-seed 1000 --verbose   # development seeds, every wrong call
     python -m bench.vision --fps 30 --size 1280x720     # another camera (a webcam at 30 fps)
+    python -m bench.vision --style distortion_k1=-0.1   # a wide lens (any style key, JSON value)
 
 Seeds: the figures are taken on seeds 2000 and above, which nobody develops or tunes on (a judge
 tuned on its benchmark's clips measures the tuning, not the judge). Seeds below 2000 are for
@@ -22,6 +23,7 @@ with its 95 % (Wilson) interval: over a few dozen shots one call moves it by 1.6
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -122,10 +124,12 @@ def rest_errors(rest: list[dict], truth_rest: list[dict]) -> tuple[list[float], 
     return errs, missing
 
 
-def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: bool) -> dict:
-    """Judge one generated clip; its counts, timings and (verbose) wrong calls, to be summed."""
+def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: bool,
+               style: dict | None = None) -> dict:
+    """Judge one generated clip; its counts, timings and (verbose) wrong calls, to be summed.
+    ``style`` fixes generator style parameters (a lens, a lighting) for every clip."""
     cv2.setNumThreads(1)
-    clip = generate_clip(name, seed, size=size, fps=fps)
+    clip = generate_clip(name, seed, size=size, fps=fps, **(style or {}))
     frames = list(clip.frames)
     truth = clip.truth
     rate = truth["video"]["fps"]
@@ -179,6 +183,17 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _style(text: str) -> tuple[str, object]:
+    """KEY=VALUE, the value read as JSON where it is JSON (numbers, lists, null), else a string."""
+    key, eq, value = text.partition("=")
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"style {text!r}: give KEY=VALUE, e.g. distortion_k1=-0.1")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer seeds, shorter run")
@@ -188,6 +203,9 @@ def main() -> None:
     ap.add_argument("--size", type=_size, default=(640, 480),
                     help="the clips' frame size, WIDTHxHEIGHT (default 640x480: the speed target's)")
     ap.add_argument("--fps", type=int, default=60, help="the clips' frame rate (default 60)")
+    ap.add_argument("--style", type=_style, action="append", default=[], metavar="KEY=VALUE",
+                    help="fix a generator style parameter in every clip (repeatable), e.g. "
+                         "distortion_k1=-0.1 for a wide webcam's lens")
     ap.add_argument("--jobs", type=int, default=1,
                     help="clips judged in parallel processes (each on one thread; the speed figures "
                          "are only comparable with other runs of the same --jobs on a quiet machine)")
@@ -195,7 +213,8 @@ def main() -> None:
     args = ap.parse_args()
     seeds = args.seeds or (2 if args.quick else 8)
     scenarios = [s for s in SCENARIOS if s != "game"] + ["game"]
-    work = [(name, seed, args.size, args.fps, args.verbose) for name in scenarios
+    style = dict(args.style)
+    work = [(name, seed, args.size, args.fps, args.verbose, style) for name in scenarios
             for seed in range(args.first_seed, args.first_seed + (seeds if name != "game" else max(1, seeds // 4)))]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
@@ -222,7 +241,8 @@ def main() -> None:
         return f"   (95 % interval {100 * (mid - half):.1f}-{100 * (mid + half):.1f} %)"
 
     print(f"clips: {len(scenarios)} scenarios, {seeds} seeds; {tot['n_frames']} frames, "
-          f"{args.size[0]}x{args.size[1]} at {args.fps} fps")
+          f"{args.size[0]}x{args.size[1]} at {args.fps} fps"
+          + "".join(f", {k}={v}" for k, v in style.items()))
     print(f"verdict accuracy   {pct(correct, shots)}{wilson(correct, shots)}")
     print(f"false fouls        {pct(tot['false_foul'], passes)}")
     print(f"missed fouls       {pct(tot['missed_foul'], fouls)}")

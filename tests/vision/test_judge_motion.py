@@ -3,10 +3,13 @@ is at rest again, and a slowly creeping stone is not called at rest too early.""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+import pytest
 
 from vision.assignment import assign
-from vision.motion import MotionSegmenter, View
+from vision.motion import SETTLE_S, MotionSegmenter, View
 
 
 def _scene(rng: np.random.Generator, square_at: float | None, noise: float = 3.0,
@@ -68,6 +71,20 @@ def test_slow_creep_is_not_cut_into_pieces():
     positions = [100.0] * 5 + [100.0 + k for k in range(1, 41)] + [140.0] * 20
     segs = _run(positions)
     assert len(segs) == 1 and segs[0].end >= 40
+
+
+@pytest.mark.parametrize("fps", [24, 25, 30, 50, 60])
+def test_the_scene_is_at_rest_after_the_same_time_at_any_frame_rate(fps):
+    """A stone that stops for less than the settling time (0.15 s) and slides on is one episode;
+    one that lies still that long has settled: the wait is in seconds, never cut short by
+    rounding frames (0.15 s at 30 fps is 4.5 frames: 4 frames are 0.13 s)."""
+    def stop_for(n: int) -> list:
+        slide = [100.0 + 20 * k for k in range(1, 6)]
+        return [100.0] * 5 + slide + [200.0] * (n - 1) + [s + 100 for s in slide] + [300.0] * 20
+    short = math.ceil(SETTLE_S * fps) - 1  # frames at the stop: the longest wait below 0.15 s
+    assert len(_run(stop_for(short), fps=fps)) == 1
+    first, _ = _run(stop_for(short + 1), fps=fps)
+    assert first.end == 9
 
 
 def test_a_fast_stone_is_not_at_rest_in_flight():
