@@ -254,6 +254,8 @@ def main() -> None:
         print(f"rest error mm      mean {a.mean():.2f}  p95 {np.percentile(a, 95):.2f}  max {a.max():.2f}"
               f"  within 2 mm {100 * np.mean(a <= 2):.1f} %  ({len(a)} stones, {tot['missing']} truth stones unmatched)")
     print(f"judge  fps         {tot['n_frames'] / tot['t_judge']:8.0f}   (whole clips: mostly motion)")
+    print(f"judge  real time   {tot['n_frames'] / args.fps / tot['t_judge']:8.1f} x   (seconds of video judged a "
+          f"second: an episode costs the same at any frame rate, so fps falls with the rate)")
     print(f"judge  fps at rest {tot['n_still'] / tot['t_still']:8.0f}   (the clips' settled frames, replayed)")
     print(f"hough  fps         {tot['n_frames'] / tot['t_hough']:8.0f}   (baseline)")
     print(f"speed ratio        {tot['t_hough'] / tot['t_judge']:8.2f} x the baseline")
