@@ -421,13 +421,14 @@ class _Footprint:
         return float(np.clip(excess, 0.0, 0.5 * np.sqrt(len(xs) / np.pi)))
 
     def shadow_shift(self, side: np.ndarray, radius_mm: float, px_per_mm: float) -> float:
-        """How far (mm) the centroid lies toward the scene's shadow side: for a footprint that
-        mostly looks like shade (a stone of the surface's colour with its shadow), its own excess
-        length along that side; for others, the shadow's penumbra the outline kept, SHADOW_SHIFT
-        of the radius."""
+        """How far (mm) the centroid lies toward the scene's shadow side: the shadow's penumbra
+        the outline kept, SHADOW_SHIFT of the radius, or, for a footprint that mostly looks like
+        shade (a stone of the surface's colour with its whole shadow), its own excess length
+        along that side when that is more."""
+        penumbra = SHADOW_SHIFT * radius_mm
         if self.shade_share > SHADE_ALL:
-            return self.shadow_reach(side) / px_per_mm
-        return SHADOW_SHIFT * radius_mm
+            return max(self.shadow_reach(side) / px_per_mm, penumbra)
+        return penumbra
 
     def shade_direction(self) -> np.ndarray | None:
         """Where the shade around the footprint lies: the unit vector from its centroid toward the
