@@ -423,12 +423,20 @@ class _Footprint:
     def shadow_shift(self, side: np.ndarray, radius_mm: float, px_per_mm: float) -> float:
         """How far (mm) the centroid lies toward the scene's shadow side: the shadow's penumbra
         the outline kept, SHADOW_SHIFT of the radius, or, for a footprint that mostly looks like
-        shade (a stone of the surface's colour with its whole shadow), its own excess length
-        along that side when that is more."""
+        shade with a top as bright as the surface (a stone of the surface's colour with its
+        whole shadow), its own excess length along that side when that is more."""
         penumbra = SHADOW_SHIFT * radius_mm
-        if self.shade_share > SHADE_ALL:
+        if self.shade_share > SHADE_ALL and self.top_as_bright_as_surface():
             return max(self.shadow_reach(side) / px_per_mm, penumbra)
         return penumbra
+
+    def top_as_bright_as_surface(self) -> bool:
+        """Whether the footprint's brightest tenth is about as bright as the surface under it: a
+        stone of the surface's colour has its lit top there, while a dark stone (whose colour
+        also passes for deep shade of the surface) is dark all over."""
+        inside = self.part > 0
+        return _quantile(self.luma[inside].astype(np.float32), 0.9) >= LIT_TOP * float(
+            np.median(self.surface_luma[inside]))
 
     def shade_direction(self) -> np.ndarray | None:
         """Where the shade around the footprint lies: the unit vector from its centroid toward the
@@ -452,6 +460,7 @@ RING_ASYMMETRY = 0.2  # a ring's darkness this lopsided (0: even all round, 1: a
 SIDE_MIN_STONES = 3  # stones with a shade side needed to tell the scene's
 SIDE_AGREEMENT = 0.5  # mean resultant length of their directions (1: all alike, 0: no common side)
 SHADOW_SHIFT = 0.05  # how far a centroid lies toward its shadow, as a share of the radius (the generated stills' mean)
+LIT_TOP = 0.8  # ... when its lit top is this bright against the surface (a stone of the surface's colour)
 SHADE_ALL = 0.5  # a footprint more than this share of it shade-like kept its cast shadow whole
 
 
