@@ -1,5 +1,7 @@
 """Stone detection on generated stills: position error (also signed, toward the stones' shadows: the
-generator's light direction, read for this evaluation only), missed and false stones, and timing.
+generator's light direction, read for this evaluation only), missed and false stones, what put
+the stones more than 2 mm off (by kind: footprint too large or a fragment, touching stones, off the
+board, a scene-wide lean), and timing.
 
 Prints figures (never pass/fail). Times are CPU time of this process (one OpenCV thread), beside a baseline measured in the same run
 (HoughCircles on the same frames), since this machine's speed varies. Each still is detected twice:
@@ -26,9 +28,11 @@ MATCH_MM = 8.0  # a detection within this distance of a true stone's centre coun
 
 
 def match(truth: list[dict], found: list, radius_of: dict[int, float],
-          away: np.ndarray | None = None) -> tuple[list[float], list[dict], list, list[float]]:
+          away: np.ndarray | None = None, pairs_out: list | None = None
+          ) -> tuple[list[float], list[dict], list, list[float]]:
     """Greedy nearest matching: (errors of matched stones, missed true stones, false detections,
-    the signed errors along `away`, the direction the shadows fall, when given)."""
+    the signed errors along `away`, the direction the shadows fall, when given). The matched
+    (true stone, detection) pairs are appended to `pairs_out` when given."""
     pairs = sorted(
         (np.hypot(t["x_mm"] - s.x_mm, t["y_mm"] - s.y_mm), ti, si)
         for ti, t in enumerate(truth) for si, s in enumerate(found)
@@ -40,10 +44,33 @@ def match(truth: list[dict], found: list, radius_of: dict[int, float],
         used_t.add(ti)
         used_s.add(si)
         errs.append(d)
+        if pairs_out is not None:
+            pairs_out.append((truth[ti], found[si]))
         if away is not None:
             along.append(float(np.dot([found[si].x_mm - truth[ti]["x_mm"], found[si].y_mm - truth[ti]["y_mm"]], away)))
     missed = [t for i, t in enumerate(truth) if i not in used_t]
     return errs, missed, [s for i, s in enumerate(found) if i not in used_s], along
+
+
+def error_kind(t: dict, s, radius_true: float, others: list[np.ndarray], gap_mm: float) -> str:
+    """What put a detection more than 2 mm off its stone, as far as the truth tells: its footprint
+    much larger than the stone (its shadow or a neighbour taken in) or much smaller (a fragment,
+    e.g. a stone of the surface's colour seen by its shade alone), a stone touching another, one
+    off the board, an offset the whole still shares (a scene-wide lean), or none of these."""
+    err = np.array([s.x_mm - t["x_mm"], s.y_mm - t["y_mm"]])
+    area = (s.radius_mm / radius_true) ** 2
+    if gap_mm < 2.0:
+        return "touching another"
+    if area > 1.6:
+        return "footprint too large"
+    if area < 0.6:
+        return "fragment"
+    if not t["on_board"]:
+        return "off the board"
+    if len(others) >= 2 and np.linalg.norm(np.mean(others, axis=0)) > 1.0 \
+            and np.linalg.norm(err - np.mean(others, axis=0)) <= 2.0:
+        return "scene-wide lean"
+    return "other"
 
 
 def under_hand(t: dict, hand_px, board) -> bool:
@@ -60,6 +87,7 @@ def main() -> None:
     first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     errs: list[float] = []
     along: list[float] = []  # signed errors toward the stones' shadows
+    kinds: list[tuple[str, float]] = []  # what put each stone more than 2 mm off, and how far
     total = missed = false = hidden = wrong_side = uncalibrated = 0
     t_det = t_warm = t_hand = t_hough = 0.0
     for seed in range(first, first + n):
@@ -89,8 +117,17 @@ def main() -> None:
         hidden += len(stones) - len(visible)
         # the light's direction, for this evaluation only (the detector never reads the style)
         az = np.radians(random_style(np.random.default_rng([seed, 0]))["light_azimuth_deg"])
-        e, miss, fp, al = match(visible, found, radius_of, -np.array([np.cos(az), np.sin(az)]))
+        pairs: list = []
+        e, miss, fp, al = match(visible, found, radius_of, -np.array([np.cos(az), np.sin(az)]), pairs)
         along += al
+        area_r = {st["id"]: float(np.sqrt(cv2.contourArea(np.float32(st["outline_mm"])) / np.pi)) for st in tr["stones"]}
+        offsets = [np.array([d.x_mm - t["x_mm"], d.y_mm - t["y_mm"]]) for t, d in pairs]
+        for k, (t, d) in enumerate(pairs):
+            if np.linalg.norm(offsets[k]) > 2.0:
+                gap = min((np.hypot(o["x_mm"] - t["x_mm"], o["y_mm"] - t["y_mm"]) - radius_of[o["id"]]
+                           - radius_of[t["id"]] for o in stones if o is not t), default=np.inf)
+                kinds.append((error_kind(t, d, area_r[t["id"]], offsets[:k] + offsets[k + 1:], gap),
+                              float(np.linalg.norm(offsets[k]))))
         # a detection near a stone under the hand is not false: that stone exists
         fp = [s for s in fp if not any(np.hypot(t["x_mm"] - s.x_mm, t["y_mm"] - s.y_mm) < MATCH_MM for t in stones)]
         errs += e
@@ -113,6 +150,10 @@ def main() -> None:
         print(f"position error mm: mean {e.mean():.2f}, median {np.median(e):.2f}, p95 {np.percentile(e, 95):.2f}, "
               f"max {e.max():.2f}, share within 2 mm {100 * np.mean(e <= 2):.1f} %")
         print(f"toward the shadows (signed, mm): mean {np.mean(along):+.2f}, p95 {np.percentile(along, 95):+.2f}")
+        p95 = np.percentile(e, 95)
+        print(f"stones over 2 mm off: {len(kinds)}, by kind (count, over the p95 {p95:.2f} mm): " + ", ".join(
+            f"{k} {sum(n == k for n, _ in kinds)} ({sum(n == k and d > p95 for n, d in kinds)})"
+            for k in sorted({n for n, _ in kinds})))
     print(f"time per frame: detect_stones {1000 * t_warm / n:.2f} ms on a known board ({1000 * t_det / n:.2f} ms on a "
           f"new one), hand_mask {1000 * t_hand / n:.2f} ms, HoughCircles baseline {1000 * t_hough / n:.2f} ms "
           f"(detect/Hough {t_warm / max(t_hough, 1e-9):.1f}x)")

@@ -378,7 +378,7 @@ def detect_stones(
                     trimmed = _trim_shadow(piece, shadow, z[y0:y1, x0:x1], min_d, params.threshold)
                     for one in _cut_at_waists(trimmed, min_d):
                         footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
-                                                     min_score))
+                                                     min_score, float((shadow & one).sum() / one.sum())))
     kept = []
     for f in footprints:
         x0, y0 = f.origin
@@ -390,9 +390,9 @@ def detect_stones(
             kept.append(f)
     side = _shadow_side(kept)
     if side is not None:
-        # the shadow still held in the outlines: each centre moves back toward the light by a
-        # share of its radius
-        stones = [_moved(st, -SHADOW_SHIFT * st.radius_mm * side, board) for st in stones]
+        # the shadow still held in the outlines: each centre moves back toward the light
+        stones = [_moved(st, -f.shadow_shift(side, st.radius_mm, view.s) * side, board)
+                  for st, f in zip(stones, kept, strict=True)]
     return stones
 
 
@@ -406,6 +406,37 @@ class _Footprint:
     surface_luma: np.ndarray  # the predicted surface's luma in the window
     cut: bool
     min_score: float
+    shade_share: float = 0.0  # the share of the footprint that looks like shade
+
+    def shadow_reach(self, side: np.ndarray) -> float:
+        """Half of how much farther (px) the footprint reaches along the shadow side than across
+        it. A stone of the surface's colour looks like shade all over, so no trim takes its cast
+        shadow off: its footprint is the stone and its shadow, lengthened along the shadow side by
+        as much as the shadow reaches beyond the stone, and its centroid moved by half of that.
+        At most half the footprint's radius (a pebble's own length counts in too)."""
+        ys, xs = np.nonzero(self.part)
+        along = xs * side[0] + ys * side[1]
+        across = ys * side[0] - xs * side[1]
+        excess = (np.ptp(along) - np.ptp(across)) / 2
+        return float(np.clip(excess, 0.0, 0.5 * np.sqrt(len(xs) / np.pi)))
+
+    def shadow_shift(self, side: np.ndarray, radius_mm: float, px_per_mm: float) -> float:
+        """How far (mm) the centroid lies toward the scene's shadow side: the shadow's penumbra
+        the outline kept, SHADOW_SHIFT of the radius, or, for a footprint that mostly looks like
+        shade with a top as bright as the surface (a stone of the surface's colour with its
+        whole shadow), its own excess length along that side when that is more."""
+        penumbra = SHADOW_SHIFT * radius_mm
+        if self.shade_share > SHADE_ALL and self.top_as_bright_as_surface():
+            return max(self.shadow_reach(side) / px_per_mm, penumbra)
+        return penumbra
+
+    def top_as_bright_as_surface(self) -> bool:
+        """Whether the footprint's brightest tenth is about as bright as the surface under it: a
+        stone of the surface's colour has its lit top there, while a dark stone (whose colour
+        also passes for deep shade of the surface) is dark all over."""
+        inside = self.part > 0
+        return _quantile(self.luma[inside].astype(np.float32), 0.9) >= LIT_TOP * float(
+            np.median(self.surface_luma[inside]))
 
     def shade_direction(self) -> np.ndarray | None:
         """Where the shade around the footprint lies: the unit vector from its centroid toward the
@@ -429,6 +460,8 @@ RING_ASYMMETRY = 0.2  # a ring's darkness this lopsided (0: even all round, 1: a
 SIDE_MIN_STONES = 3  # stones with a shade side needed to tell the scene's
 SIDE_AGREEMENT = 0.5  # mean resultant length of their directions (1: all alike, 0: no common side)
 SHADOW_SHIFT = 0.05  # how far a centroid lies toward its shadow, as a share of the radius (the generated stills' mean)
+LIT_TOP = 0.8  # ... when its lit top is this bright against the surface (a stone of the surface's colour)
+SHADE_ALL = 0.5  # a footprint more than this share of it shade-like kept its cast shadow whole
 
 
 def _shadow_side(footprints: list[_Footprint]) -> np.ndarray | None:

@@ -424,6 +424,31 @@ def test_the_shadow_side_is_the_side_all_stones_share_and_none_without_one():
     assert _shadow_side(_footprints_with_shade([[(3, 0)]] * 2)) is None  # too few stones to tell
 
 
+def test_a_stone_of_the_surfaces_colour_is_placed_back_from_the_shadow_it_keeps():
+    """A stone of the board's own colour looks like shade all over, so no trim takes its cast
+    shadow off: its footprint is the stone and its shadow, longer along the scene's shadow side
+    than across it (and its lit top is as bright as the board). Its centre goes back toward the
+    light by half that excess length (here a
+    shadow reaching 6 px beyond a stone 16 px across: 3 px); a round footprint, one not longer
+    along the shadow side, one that does not look like shade, or a dark stone (which passes for
+    deep shade) gets only the usual small share of its radius (0.05: the penumbra an outline
+    keeps)."""
+    part = np.zeros((40, 50), np.uint8)
+    cv2.circle(part, (20, 20), 8, 1, -1)
+    with_shadow = part | np.roll(part, 6, axis=1)
+    kept_shadow = _Footprint(with_shadow, (0, 0), part, part, False, 0.6, shade_share=0.8)
+    assert kept_shadow.shadow_shift(np.array([1.0, 0.0]), 8.0, 1.0) == pytest.approx(3.0, abs=0.6)
+    assert kept_shadow.shadow_shift(np.array([0.0, 1.0]), 8.0, 1.0) == pytest.approx(0.05 * 8.0)  # not longer that way
+    assert kept_shadow.shadow_shift(np.array([1.0, 0.0]), 8.0, 2.0) == pytest.approx(1.5, abs=0.3)  # px to mm
+    round_one = _Footprint(part, (0, 0), part, part, False, 0.6, shade_share=0.8)
+    dark = _Footprint(with_shadow, (0, 0), 40 * with_shadow, np.full(part.shape, 150, np.uint8), False, 0.6,
+                      shade_share=0.8)  # a dark stone passes for deep shade, but its top is dark too
+    assert dark.shadow_shift(np.array([1.0, 0.0]), 8.0, 1.0) == pytest.approx(0.05 * 8.0)
+    vivid = _Footprint(with_shadow, (0, 0), part, part, False, 0.6, shade_share=0.1)
+    assert vivid.shadow_shift(np.array([1.0, 0.0]), 8.0, 1.0) == pytest.approx(0.05 * 8.0)
+    assert round_one.shadow_shift(np.array([1.0, 0.0]), 8.0, 1.0) == pytest.approx(0.05 * 8.0)
+
+
 def _pair_footprint(shape=(40, 60), centres=((20, 20), (36, 20)), r=8) -> tuple[np.ndarray, np.ndarray]:
     """Two touching discs and their joint footprint with the waist filled (blur and shadow fill
     the contact of small stones: no second summit of the distance, no notches)."""
