@@ -333,6 +333,33 @@ def test_a_stone_the_hand_only_nudged_makes_no_shot():
     assert e["type"] == "shot"
 
 
+def _off(fp: Footprint) -> Footprint:
+    return Footprint(fp.id, fp.centre, fp.outline, False)
+
+
+def test_one_stone_turning_up_beside_a_shot_is_no_drop():
+    """rocca.txt "Fouls" (not through): the shot is judged though one new "stone" turned up on
+    the table beside the board meanwhile (a thing on the table taken for a stone where the
+    picture flickered); a drop brings two stones or more, so this one is no drop."""
+    before = {0: _disc(0, 100, 200), 1: _disc(1, 200, 150), 2: _disc(2, 200, 250)}
+    after = {**before, 0: _disc(0, 150, 300), 7: _off(_disc(7, 460, 90))}
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, after))
+    assert (e["type"], e["shooter"], e["verdict"], e["fouls"]) == ("shot", 0, "foul", ["not_through"])
+    dropped = {**after, 8: _off(_disc(8, 460, 150))}
+    assert [e["type"] for e in judge_episode(Episode(5, 60, 60.0, before, dropped))] == ["drop"]
+
+
+def test_a_stone_moved_on_the_table_around_the_board_is_no_shot():
+    """Only stones on the board are in play (RULINGS Rocca: pieces off the board are set aside): one
+    that moved on the table and stays there (a splashed stone tidied away, a thing on the table
+    found as a stone in two places) makes no shot; one shot from the board onto the table does."""
+    before = {0: _disc(0, 100, 200), 1: _disc(1, 300, 200), 5: _off(_disc(5, -60, 100))}
+    tidied = {**before, 5: _off(_disc(5, -60, 180))}
+    assert judge_episode(Episode(5, 60, 60.0, before, tidied)) == []
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, {**before, 0: _off(_disc(0, -20, 200))}))
+    assert (e["type"], e["shooter"], e["fouls"]) == ("shot", 0, ["missed_clear", "off_board"])
+
+
 def test_a_stone_at_rest_is_placed_by_all_its_detections():
     """Found again at every rest, a stone that stayed is reported at the mean of its detections
     (each is off by detection noise); one detection pulled far off (a shadow, a neighbour found
