@@ -163,8 +163,10 @@ class Episode:
     @property
     def shot(self) -> list[int]:
         """The stones that moved by a shot: not those the hand only nudged (a pinch that shifted
-        a stone without lifting it is no shot; its new place is still where it rests)."""
-        return [s for s in self.moved if s not in self.pushed]
+        a stone without lifting it is no shot; its new place is still where it rests), nor those
+        that lay off the board before and after (only stones on the board are in play)."""
+        return [s for s in self.moved if s not in self.pushed
+                and (self.before[s].on_board or self.after[s].on_board)]
 
     @property
     def vanished(self) -> list[int]:
@@ -181,11 +183,15 @@ def judge_episode(ep: Episode) -> list[dict]:
     New stones make a drop (a single new stone among resting ones is a shot whose shooter was
     never seen at rest: unsure); a stone set moving makes a shot; stones taken away make a
     pickup; nothing changed (a hovering hand) or stones only nudged by the hand make no event.
+    A drop brings the whole ante (two stones or more): one new stone beside a shot is the shot's
+    (a stone it uncovered or knocked into view, or a false detection), never a drop. Only stones
+    on the board are shot: one that moved on the table around it, and stays there, is no shot
+    (a splashed stone tidied away, a thing on the table taken for a stone).
     """
     events: list[dict] = []
     if len(ep.appeared) == 1 and not ep.moved and sum(f.on_board for f in ep.before.values()) >= 2:
         events.append(_unseen_shooter(ep, ep.appeared[0]))
-    elif ep.appeared:
+    elif len(ep.appeared) >= 2 or (ep.appeared and not ep.shot):
         landed = sum(ep.after[s].on_board for s in ep.appeared)
         events.append({"type": "drop", "start": ep.start, "end": ep.end,
                        "landed": landed, "splashed": len(ep.appeared) - landed})

@@ -165,3 +165,15 @@ def place_left(scenes: tuple[np.ndarray, np.ndarray], spot: np.ndarray, taken: n
     stand = [np.linalg.norm(np.subtract(cv2.mean(f, mask=spot)[:3], cv2.mean(f, mask=ring)[:3]))
              for f in scenes]
     return stand[0] > stand[1]
+
+
+def took_colour(scenes: tuple[np.ndarray, np.ndarray], spot: np.ndarray, colour: np.ndarray) -> bool:
+    """Whether the ``spot`` (a mask) took on a stone's ``colour`` between the two scenes: in the
+    second it is nearer that colour than any brightness of what lay there in the first. A
+    shadow, a lamp or the camera's exposure only scales the surface's own colour; a stone brings
+    its own. (A stone whose colour is a mere brightness of the surface's cannot be told so.)"""
+    if not np.isfinite(colour).all():
+        return False
+    was, now = (np.asarray(cv2.mean(f, mask=spot)[:3]) for f in scenes)
+    k = max(0.0, float(now @ was) / max(float(was @ was), 1e-9))
+    return bool(np.linalg.norm(now - colour[:3]) < np.linalg.norm(now - k * was))

@@ -17,7 +17,7 @@ from vision.assignment import assign
 from vision.footprints import area_mm2, radius_mm, touches_edge, with_id
 from vision.judge import Footprint, Track, clearance, convex
 from vision.motion import SPECK, Segment, channel_diff, colour_diff, match_exposure
-from vision.patches import place_left
+from vision.patches import place_left, took_colour
 from vision.resting import MERGED, TOUCH_MM
 
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
@@ -77,7 +77,8 @@ class Following:
             here = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
             others = [*loose_after, *(f for i, f in after.items() if i != m.id)]
             if merged or any(clearance(convex(here.outline), f.outline) < TOUCH_MM for f in others) \
-                    or self._came(seg, (small_before, small_after), here, others):
+                    or self._came(seg, (small_before, small_after), here, others,
+                                  self._colour(small_before, m)):
                 after[m.id] = here
         unlinked = [c for c in range(len(loose_after)) if c not in {c2 for _, c2 in linked}]
         lost = [r for r, m in enumerate(movers) if m.id not in after]
@@ -97,11 +98,15 @@ class Following:
                 for r, m in enumerate(tracked)}
 
     def _came(self, seg: Segment, scenes: tuple[np.ndarray, np.ndarray], fp: Footprint,
-              others: list[Footprint]) -> bool:
+              others: list[Footprint], colour: np.ndarray) -> bool:
         """Whether something came to rest at ``fp`` where a track ended and the detector found
         nothing: its place changed between the scenes at rest (small frames before, after),
+        no hand lies there at the end (a hand's shadow or wake is no stone), and either it
         stands out from the board around it (off the ``others``' places) more after than
-        before, and no hand lies there at the end (a hand's shadow or wake is no stone)."""
+        before, or it took on the stone's own ``colour`` (its colour at rest before): a stone
+        come to rest on something brighter than itself (a marker's white sticker, where the
+        detector does not look) stands out less than the sticker did, but it brought its
+        colour, which no shadow or change of light brings."""
         small_before, small_after = scenes
         spot = self._mask(fp, small_after.shape[:2])
         area = cv2.countNonZero(spot)
@@ -113,7 +118,8 @@ class Following:
         taken = np.zeros(spot.shape, np.uint8)
         for f in others:
             taken |= self._mask(f, spot.shape)
-        return place_left((small_after, small_before), spot, taken)
+        return place_left((small_after, small_before), spot, taken) or \
+            took_colour((small_before, small_after), spot, colour)
 
     def _background(self, small_before: np.ndarray, small_after: np.ndarray,
                     movers: list[Footprint], there: list[Footprint]) -> np.ndarray:

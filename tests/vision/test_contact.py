@@ -17,7 +17,7 @@ from vision.board import find_board
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
 from vision.live import LiveJudge
 from vision.motion import Segment, View
-from vision.patches import patch_shift, place_left
+from vision.patches import patch_shift, place_left, took_colour
 from vision.resting import consensus
 from vision.stones import detect_stones
 from vision.tracking import EpisodeTracker
@@ -293,6 +293,36 @@ def test_a_graze_the_patch_contradicts_is_for_the_players():
     assert e["verdict"] == "unsure" and "did not move" in e["why"]
 
 
+def test_a_stone_come_to_rest_on_a_marker_is_still_on_the_table():
+    """rocca.txt "Fouls": a shot that goes through no gate is a foul (not through). The shooter
+    (a small stone) slides away from the gate and comes to rest on the NE marker's white
+    sticker, where the still detector does not look (a marker is never a stone). It stands out
+    less from its surroundings there than the sticker did, but it brought its own colour: it is
+    at rest where its track ended (the track's end, within the stone's size), not taken away."""
+    corner, r = (382.0, 16.0), 11.0
+
+    def frame(at, tip=None):
+        stones = [DrawnStone(*GATE[0], R, (200, 200, 210), 1), DrawnStone(*GATE[1], R, (40, 40, 160), 2),
+                  DrawnStone(*at, r, (160, 60, 40), 3)]
+        scene = draw_scene(stones, size_mm=SIZE_MM, marker_mm=40.0)
+        if tip is not None:
+            draw_hand(scene.image, (0, tip[1]), tip, width=40)
+        return scene
+
+    start = frame((300.0, 150.0))
+    tip = start.project(np.array([[300.0 - r - 2, 150.0]]))[0].astype(int)
+    frames = [start.image] * 12
+    frames += [frame((300.0, 150.0), (int(tip[0] * j / 8), int(tip[1]))).image for j in range(1, 9)]
+    path = _slide((300.0, 150.0), corner, 40)
+    frames += [frame(p, (int(tip[0] * (1 - j / 5)) + 1, int(tip[1])) if j < 5 else None).image
+               for j, p in enumerate(path[1:], 1)]
+    frames += [frame(corner).image] * 20
+    events, judge = _run(frames)
+    (shot,) = events
+    assert (shot["kind"], shot["verdict"], shot["fouls"]) == ("gate", "foul", ["not_through"])
+    assert np.hypot(*np.subtract(judge.rest[shot["shooter"]].centre, corner)) < r
+
+
 def test_a_stone_the_hand_only_nudged_makes_no_shot():
     """A stone moved only under the hand and still near its place (Episode.pushed) is no shot;
     a stone that moved by a flick beside it still is."""
@@ -301,6 +331,33 @@ def test_a_stone_the_hand_only_nudged_makes_no_shot():
     assert judge_episode(Episode(5, 60, 60.0, before, nudged, pushed={0})) == []
     (e,) = judge_episode(Episode(5, 60, 60.0, before, nudged))
     assert e["type"] == "shot"
+
+
+def _off(fp: Footprint) -> Footprint:
+    return Footprint(fp.id, fp.centre, fp.outline, False)
+
+
+def test_one_stone_turning_up_beside_a_shot_is_no_drop():
+    """rocca.txt "Fouls" (not through): the shot is judged though one new "stone" turned up on
+    the table beside the board meanwhile (a thing on the table taken for a stone where the
+    picture flickered); a drop brings two stones or more, so this one is no drop."""
+    before = {0: _disc(0, 100, 200), 1: _disc(1, 200, 150), 2: _disc(2, 200, 250)}
+    after = {**before, 0: _disc(0, 150, 300), 7: _off(_disc(7, 460, 90))}
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, after))
+    assert (e["type"], e["shooter"], e["verdict"], e["fouls"]) == ("shot", 0, "foul", ["not_through"])
+    dropped = {**after, 8: _off(_disc(8, 460, 150))}
+    assert [e["type"] for e in judge_episode(Episode(5, 60, 60.0, before, dropped))] == ["drop"]
+
+
+def test_a_stone_moved_on_the_table_around_the_board_is_no_shot():
+    """Only stones on the board are in play (RULINGS Rocca: pieces off the board are set aside): one
+    that moved on the table and stays there (a splashed stone tidied away, a thing on the table
+    found as a stone in two places) makes no shot; one shot from the board onto the table does."""
+    before = {0: _disc(0, 100, 200), 1: _disc(1, 300, 200), 5: _off(_disc(5, -60, 100))}
+    tidied = {**before, 5: _off(_disc(5, -60, 180))}
+    assert judge_episode(Episode(5, 60, 60.0, before, tidied)) == []
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, {**before, 0: _off(_disc(0, -20, 200))}))
+    assert (e["type"], e["shooter"], e["fouls"]) == ("shot", 0, ["missed_clear", "off_board"])
 
 
 def test_a_stone_at_rest_is_placed_by_all_its_detections():
@@ -326,3 +383,19 @@ def test_only_a_spot_that_stood_out_before_is_a_place_a_stone_left():
     nothing = np.zeros((40, 40), np.uint8)
     assert place_left((stone, board), spot, nothing)
     assert not place_left((board, glow), spot, nothing)
+
+
+def test_a_stone_brings_its_colour_where_a_shadow_only_darkens():
+    """A stone come to rest on a white sticker stands out less than the sticker did, yet the spot
+    took on the stone's colour; a shadow falling there only darkens the sticker's own colour,
+    which a stone of that colour could not be told from."""
+    white = np.full((40, 40, 3), 230, np.uint8)
+    spot = np.zeros((40, 40), np.uint8)
+    cv2.circle(spot, (20, 20), 5, 1, -1)
+    pink = np.array([190.0, 110.0, 200.0])
+    stone, shadow = white.copy(), white.copy()
+    cv2.circle(stone, (20, 20), 5, pink.tolist(), -1)
+    cv2.circle(shadow, (20, 20), 5, (120, 120, 120), -1)
+    assert took_colour((white, stone), spot, pink)
+    assert not took_colour((white, shadow), spot, pink)
+    assert not took_colour((white, shadow), spot, np.array([110.0, 110.0, 110.0]))
