@@ -138,7 +138,9 @@ def test_unplug_and_replug_loses_no_event(panel, events, driver):
     during = tap_all(panel, ["ok", "4", "down"])  # pressed while the cable is out
     panel.plug()
     back = health(events, "connected")
-    assert back.value.hellos == 2 and not back.value.rebooted
+    # a new handshake, with the same panel (a SYNC unanswered for resync_after is repeated, so a
+    # slow machine may hear two HELLOs on one connect)
+    assert back.value.hellos >= 2 and not back.value.rebooted
     after = tap_all(panel, ["5"])
     got2, _ = take(events, len(during) + len(after))
     assert keys(got + got2) == before + during + after
