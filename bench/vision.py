@@ -1,7 +1,7 @@
 """Benchmark of the Rocca vision judge on generated clips: accuracy against the generator's truth,
 and speed of the whole pipeline beside a baseline measured in the same run.
 
-    python -m bench.vision                      # every scenario, seeds 2000-2007 (about 10 min)
+    python -m bench.vision                      # every scenario, seeds 2000-2007 (about 5 min alone on a core)
     python -m bench.vision --quick              # seeds 2000-2001
     python -m bench.vision --first-seed 1000 --verbose   # development seeds, every wrong call
     python -m bench.vision --fps 30 --size 1280x720     # another camera (a webcam at 30 fps)
@@ -38,6 +38,7 @@ import numpy as np  # noqa: E402
 from vision.assignment import assign  # noqa: E402
 from vision.board import CalibrationError, find_board  # noqa: E402
 from vision.live import LiveJudge  # noqa: E402
+from vision.motion import frames_for  # noqa: E402
 from vision.synth import SCENARIOS, generate_clip  # noqa: E402
 
 
@@ -63,7 +64,7 @@ def run_still(frames: list[np.ndarray], fps: float, board_mm) -> tuple[int, floa
     second, and a fixed count of frames at a low rate reaches back to the hand's shadow leaving
     (every replay a motion episode: the bench, not the judge). A clip may end with a hand over
     a marker: then the last frames with all four markers in view are used."""
-    span = max(2, round(STILL_S * fps))
+    span = frames_for(STILL_S, fps)
     end = len(frames)
     while end > span:
         try:
@@ -124,6 +125,10 @@ def rest_errors(rest: list[dict], truth_rest: list[dict]) -> tuple[list[float], 
     return errs, missing
 
 
+COUNTS = ("shots", "correct", "false_foul", "passes", "missed_foul", "fouls", "unsure", "drops",
+          "drops_ok", "pickups", "pickups_ok", "missing")
+
+
 def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: bool,
                style: dict | None = None) -> dict:
     """Judge one generated clip; its counts, timings and (verbose) wrong calls, to be summed.
@@ -133,8 +138,8 @@ def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: b
     frames = list(clip.frames)
     truth = clip.truth
     rate = truth["video"]["fps"]
-    c = dict.fromkeys(COUNTS, 0)
-    c["errs"], c["lines"] = [], []
+    c: dict = dict.fromkeys(COUNTS, 0)
+    c["lines"] = []
     events, rest, dt = run_judge(frames, rate, truth["board"]["size_mm"])
     c["t_judge"] = dt
     c["t_hough"] = run_hough(frames)
@@ -169,10 +174,6 @@ def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: b
     if verbose and extra:
         c["lines"].append(f"  {name} seed {seed}: {len(events)} events judged, truth has {len(truth['events'])}")
     return c
-
-
-COUNTS = ("shots", "correct", "false_foul", "passes", "missed_foul", "fouls", "unsure", "drops",
-          "drops_ok", "pickups", "pickups_ok", "missing")
 
 
 def _size(text: str) -> tuple[int, int]:
