@@ -25,10 +25,11 @@ the stones is estimated from the frame itself, and stones are what differs from 
    split off as a stone goes back to its stone; a faint piece beside a vivid stone is another stone
    only if it is more than that stone's halo; the centre is the area centroid of the footprint, in
    board mm.
-5. What the outline keeps of a cast shadow pulls the centroid toward it. One lamp lights every
-   stone of a scene alike, so the side the shadows fall on is estimated from all the stones
-   together (the darkness around each footprint); when they agree, every centre moves back toward
-   the light by a share of its radius. A lamp straight above or two lamps leave no side.
+5. A stone of the surface's colour keeps its whole cast shadow in its footprint. One lamp lights
+   every stone of a scene alike, so the side the shadows fall on is estimated from all the stones
+   together (the darkness around each footprint); when they agree, such a footprint's centre moves
+   back toward the light by half its excess length along that side. A lamp straight above or two
+   lamps leave no side.
 """
 
 from __future__ import annotations
@@ -391,7 +392,7 @@ def detect_stones(
     side = _shadow_side(kept)
     if side is not None:
         # the shadow still held in the outlines: each centre moves back toward the light
-        stones = [_moved(st, -f.shadow_shift(side, st.radius_mm, view.s) * side, board)
+        stones = [_moved(st, -f.shadow_shift(side, view.s) * side, board)
                   for st, f in zip(stones, kept, strict=True)]
     return stones
 
@@ -420,15 +421,19 @@ class _Footprint:
         excess = (np.ptp(along) - np.ptp(across)) / 2
         return float(np.clip(excess, 0.0, 0.5 * np.sqrt(len(xs) / np.pi)))
 
-    def shadow_shift(self, side: np.ndarray, radius_mm: float, px_per_mm: float) -> float:
-        """How far (mm) the centroid lies toward the scene's shadow side: the shadow's penumbra
-        the outline kept, SHADOW_SHIFT of the radius, or, for a footprint that mostly looks like
-        shade with a top as bright as the surface (a stone of the surface's colour with its
-        whole shadow), its own excess length along that side when that is more."""
-        penumbra = SHADOW_SHIFT * radius_mm
+    def shadow_shift(self, side: np.ndarray, px_per_mm: float) -> float:
+        """How far (mm) the centroid lies toward the scene's shadow side: for a footprint that
+        mostly looks like shade with a top as bright as the surface (a stone of the surface's
+        colour with its whole shadow), its own excess length along that side; else nothing.
+
+        No fixed share of the radius is added for the penumbra an outline keeps: on a pebble lit
+        from one side, its shadow widens the outline away from the lamp, but its bright flank,
+        toward the lamp, widens it the other way wherever it stands out from the surface, and its
+        dark flank next to the shadow may be trimmed with it; which wins depends on the stone's
+        and the surface's colours, not on a constant."""
         if self.shade_share > SHADE_ALL and self.top_as_bright_as_surface():
-            return max(self.shadow_reach(side) / px_per_mm, penumbra)
-        return penumbra
+            return self.shadow_reach(side) / px_per_mm
+        return 0.0
 
     def top_as_bright_as_surface(self) -> bool:
         """Whether the footprint's brightest tenth is about as bright as the surface under it: a
@@ -459,8 +464,7 @@ class _Footprint:
 RING_ASYMMETRY = 0.2  # a ring's darkness this lopsided (0: even all round, 1: all on one side) has a shade side
 SIDE_MIN_STONES = 3  # stones with a shade side needed to tell the scene's
 SIDE_AGREEMENT = 0.5  # mean resultant length of their directions (1: all alike, 0: no common side)
-SHADOW_SHIFT = 0.05  # how far a centroid lies toward its shadow, as a share of the radius (the generated stills' mean)
-LIT_TOP = 0.8  # ... when its lit top is this bright against the surface (a stone of the surface's colour)
+LIT_TOP = 0.8  # a shade-like footprint whose brightest tenth is this bright against the surface: the surface's colour
 SHADE_ALL = 0.5  # a footprint more than this share of it shade-like kept its cast shadow whole
 
 
