@@ -876,15 +876,42 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
     if len(seeds) != 2:
         return [part]
     yy, xx = np.nonzero(part)
-    owner = np.argmin([np.hypot(xx - sx, yy - sy) for sx, sy in seeds], axis=0)
-    pieces = []
-    for k in range(len(seeds)):
-        p = np.zeros_like(part)
-        p[yy[owner == k], xx[owner == k]] = 1
-        if p.sum() < min_px or _roundness(p) < DOME_ROUND:
-            return [part]
-        pieces.append(p)
-    return pieces
+    dist = [np.hypot(xx - sx, yy - sy) for sx, sy in seeds]
+    # the contact line: the valley between the two domes, or, where that leaves no two stones (a
+    # cast shadow darker than either stone's rim fills much of the footprint), halfway between the tops
+    for owner in (_across_valley(lum, seeds, xx, yy, dist), np.argmin(dist, axis=0)):
+        pieces = []
+        for k in range(len(seeds)):
+            p = np.zeros_like(part)
+            p[yy[owner == k], xx[owner == k]] = 1
+            if p.sum() < min_px or _roundness(p) < DOME_ROUND:
+                break
+            pieces.append(p)
+        if len(pieces) == len(seeds):
+            return pieces
+    return [part]
+
+
+def _across_valley(lum: np.ndarray, seeds: list[tuple[int, int]], xx: np.ndarray, yy: np.ndarray,
+                   dist: list[np.ndarray]) -> np.ndarray:
+    """Which top (index into `seeds`) each pixel (xx, yy) belongs to: the one it is reached from
+    without crossing the dark contact line, i.e. whose straight path to it stays brightest (its
+    darkest point is the highest), the nearer one (`dist`) where both paths dip alike.
+
+    A pebble's top is not its middle: the lamp lights the flank facing it, so both tops sit off
+    their stones' centres toward the lamp, and the line halfway between them misses the contact
+    line (it gave one stone a slice of the other); the valley between two domes is where they meet.
+    """
+    n = int(np.ceil(max(np.ptp(xx), np.ptp(yy)) * 1.5)) + 2
+    t = np.linspace(0.0, 1.0, n)[:, None]
+    best = []
+    for sx, sy in seeds:
+        lx = np.round(sx + t * (xx - sx)).astype(int)
+        ly = np.round(sy + t * (yy - sy)).astype(int)
+        best.append(lum[ly, lx].min(axis=0))
+    lows = np.array(best)
+    clear = lows.max(axis=0) - lows.min(axis=0) > 1.0  # grey levels: a real dip, not rounding
+    return np.where(clear, np.argmax(lows, axis=0), np.argmin(dist, axis=0))
 
 
 def _dips(img: np.ndarray, a: tuple[int, int], b: tuple[int, int], below: float, min_apart: float) -> bool:
