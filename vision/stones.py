@@ -627,8 +627,15 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, z: np.ndarray, min_d: flo
     # what is left must be a stone: most of the footprint, or a whole round stone beside its shadow
     if core.sum() < 0.5 * part.sum() and (core.sum() < np.pi * (min_d / 2) ** 2 or _roundness(core) < ROUND):
         return part
-    # the stone's own shaded rim is shade-like too: keep what the core encloses
+    # the stone's own shaded rim is shade-like too: keep what the core encloses; where its dark
+    # side has the surface's hue, shade-like and not pixels interleave along the cut (noise), and
     trimmed = _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
+    # the shade-like spurs and tails they leave are no part of a round stone (an opening that
+    # breaks the footprint in two went through the waist between touching stones: not taken)
+    near_shade = cv2.dilate(sh, _disk(min_d * 0.5))
+    smooth = trimmed & (cv2.morphologyEx(trimmed, cv2.MORPH_OPEN, _disk(min_d * 0.5)) | (1 - near_shade))
+    if cv2.connectedComponents(smooth, connectivity=8)[0] == 2:
+        trimmed = smooth
     # a cut that turns a round footprint into a ragged one took a bite out of a stone whose
     # shaded side looks like shade (a cast shadow makes a footprint lopsided, not round)
     if _roundness(trimmed) < MIN_ROUNDNESS and _roundness(part) >= ROUND:
@@ -837,7 +844,7 @@ def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.
 
 
 DOME_RISE = 0.25  # a second top rises at least this share of the brightest top's rise above the rim
-DOME_ROUND = 0.6  # each of two stones split at their tops fills this much of its enclosing circle
+DOME_ROUND = 0.6  # each of two stones split halfway between their tops fills this much of its enclosing circle
 DOME_DIP = 0.5  # between two tops of one stone the light never falls this far toward the footprint's rim
 
 
@@ -877,14 +884,17 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
         return [part]
     yy, xx = np.nonzero(part)
     dist = [np.hypot(xx - sx, yy - sy) for sx, sy in seeds]
-    # the contact line: the valley between the two domes, or, where that leaves no two stones (a
-    # cast shadow darker than either stone's rim fills much of the footprint), halfway between the tops
-    for owner in (_across_valley(lum, seeds, xx, yy, dist), np.argmin(dist, axis=0)):
+    # the contact line: the valley between the two domes, which follows the stones' own outlines
+    # (its pieces need only be as round as pieces cut at a waist); where that leaves no two stones
+    # (a cast shadow darker than either stone's rim fills much of the footprint), halfway between
+    # the tops, a cruder guess (wrong for stones of unequal sizes) taken only when clearly round
+    for owner, bar in ((_across_valley(lum, seeds, xx, yy, dist), MIN_ROUNDNESS),
+                       (np.argmin(dist, axis=0), DOME_ROUND)):
         pieces = []
         for k in range(len(seeds)):
             p = np.zeros_like(part)
             p[yy[owner == k], xx[owner == k]] = 1
-            if p.sum() < min_px or _roundness(p) < DOME_ROUND:
+            if p.sum() < min_px or _roundness(p) < bar:
                 break
             pieces.append(p)
         if len(pieces) == len(seeds):
