@@ -369,14 +369,14 @@ def detect_stones(
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
         bg = surface.bg(slice(y0, y1), slice(x0, x1))
-        shadow = _shadow_like(ycc[y0:y1, x0:x1], bg)
+        shadow, faint = _shadow_like(ycc[y0:y1, x0:x1], bg)
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         wholes = _split_colours(comp, ycc[y0:y1, x0:x1], z[y0:y1, x0:x1], shadow, min_d, params.threshold)
         for whole in (d for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)):
             for part in _join_shadows(_split(whole, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
                 for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
-                    trimmed = _trim_shadow(piece, shadow, z[y0:y1, x0:x1], min_d, params.threshold)
+                    trimmed = _trim_shadow(piece, shadow, faint, z[y0:y1, x0:x1], min_d, params.threshold)
                     for one in _cut_at_waists(trimmed, min_d):
                         footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
                                                      min_score, float((shadow & one).sum() / one.sum())))
@@ -589,6 +589,14 @@ def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_
     return found
 
 
+def _convex(mask: np.ndarray) -> np.ndarray:
+    """A one-piece mask filled to its convex hull."""
+    hull = cv2.convexHull(cv2.findNonZero(mask))
+    out = mask.copy()
+    cv2.fillPoly(out, [hull], 1)
+    return out
+
+
 def _convex_if_crescent(mask: np.ndarray) -> np.ndarray:
     """A stone of the surface's colour shows only its shaded side: a crescent; its hull is the stone."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -602,8 +610,9 @@ def _convex_if_crescent(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """Pixels that look like the surface in shade: darker, with the surface's own colour.
+def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels that look like the surface in shade: darker, with the surface's own colour; and
+    those that are any darker with it (a shadow's soft edge, its penumbra, fades to nothing).
 
     Shade scales B, G and R alike; in YCrCb that scales Y and the chroma offsets by one factor.
     """
@@ -611,11 +620,21 @@ def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
     by, bcr, bcb = (c.astype(np.float32) for c in cv2.split(bg))
     a = (y + 2) / (by + 2)
     same_hue = (np.abs((cr - 128) - a * (bcr - 128)) < 5) & (np.abs((cb - 128) - a * (bcb - 128)) < 5)
-    return ((a < 0.9) & same_hue).astype(np.uint8)
+    return ((a < 0.9) & same_hue).astype(np.uint8), ((a < 1.0) & same_hue).astype(np.uint8)
 
 
-def _trim_shadow(part: np.ndarray, shadow: np.ndarray, z: np.ndarray, min_d: float, threshold: float) -> np.ndarray:
-    """Cut a cast shadow off one stone's footprint, when a stone of its own colour remains.
+def _with_penumbra(shade: np.ndarray, faint: np.ndarray, width: float) -> np.ndarray:
+    """The shade and the faintly darker pixels of the surface's colour beside it, within `width`
+    px: a cast shadow's soft edge, too faint to pass for shade by itself, yet part of the shadow
+    (left in a footprint, it closes a ring around the shadow that the trim then fills back in).
+    Only a band: grown further, it would crawl over a stone's own dark rim."""
+    return shade | (faint & cv2.dilate(shade, _disk(width)))
+
+
+def _trim_shadow(part: np.ndarray, shadow: np.ndarray, faint: np.ndarray, z: np.ndarray, min_d: float,
+                 threshold: float) -> np.ndarray:
+    """Cut a cast shadow, with its soft edge, off one stone's footprint, when a stone of its own
+    colour remains.
 
     A stone of the surface's own hue looks like shade all over; it is left whole (its shadow then
     widens it: the documented bias).
@@ -623,14 +642,14 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, z: np.ndarray, min_d: flo
     sh = shadow & part
     if not sh.any():
         return part
+    sh = _with_penumbra(sh, faint & part, min_d * 0.3)
     core = cv2.morphologyEx(part & (1 - sh), cv2.MORPH_OPEN, _disk(min_d * 0.3))
-    # what is left must be a stone: most of the footprint, or a whole round stone beside its shadow
-    if core.sum() < 0.5 * part.sum() and (core.sum() < np.pi * (min_d / 2) ** 2 or _roundness(core) < ROUND):
+    if not core.any():
         return part
-    # the stone's own shaded rim is shade-like too: keep what the core encloses; where its dark
-    # side has the surface's hue, shade-like and not pixels interleave along the cut (noise), and
+    # the stone's own shaded rim is shade-like too: keep what the core encloses
     trimmed = _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
-    # the shade-like spurs and tails they leave are no part of a round stone (an opening that
+    # where its dark side has the surface's hue, shade-like and other pixels interleave along the
+    # cut (noise): the spurs and tails they leave are no part of a round stone (an opening that
     # breaks the footprint in two went through the waist between touching stones: not taken)
     near_shade = cv2.dilate(sh, _disk(min_d * 0.5))
     smooth = trimmed & (cv2.morphologyEx(trimmed, cv2.MORPH_OPEN, _disk(min_d * 0.5)) | (1 - near_shade))
@@ -639,6 +658,16 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, z: np.ndarray, min_d: flo
     # a cut that turns a round footprint into a ragged one took a bite out of a stone whose
     # shaded side looks like shade (a cast shadow makes a footprint lopsided, not round)
     if _roundness(trimmed) < MIN_ROUNDNESS and _roundness(part) >= ROUND:
+        return part
+    # a stone is convex: pixels of its own dark side that passed for shade, cut out of it as
+    # nicks and holes, go back (never beyond the footprint; and not where the notches are a
+    # waist between touching stones, which the waist cut is to find)
+    if len(_cut_at_waists(trimmed, min_d)) == 1:
+        trimmed = _convex(trimmed) & part
+    # what is left must be a stone: most of the footprint, or a whole stone beside its shadow
+    # (stone-sized, and as round as a piece cut at a waist)
+    if trimmed.sum() < 0.5 * part.sum() and (trimmed.sum() < np.pi * (min_d / 2) ** 2
+                                             or _roundness(trimmed) < MIN_ROUNDNESS):
         return part
     # a stone of the surface's colour differs from it only by its shading, which looks like
     # shade: what the trim leaves (its lit top) is not a stone by itself
