@@ -373,13 +373,15 @@ def detect_stones(
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         wholes = _split_colours(comp, ycc[y0:y1, x0:x1], z[y0:y1, x0:x1], shadow, min_d, params.threshold)
-        for whole in (d for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)):
-            for part in _join_shadows(_split(whole, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
-                for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
-                    trimmed = _trim_shadow(piece, shadow, faint, z[y0:y1, x0:x1], min_d, params.threshold)
-                    for one in _cut_at_waists(trimmed, min_d):
-                        footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
-                                                     min_score, float((shadow & one).sum() / one.sum())))
+        # every split first, then the shadows split off as stones (by any of them) go back
+        parts = [p for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)
+                 for p in _split(d, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d)]
+        for part in _join_shadows(parts, _with_penumbra(shadow, faint, min_d * 0.3)):
+            for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
+                trimmed = _trim_shadow(piece, shadow, faint, z[y0:y1, x0:x1], min_d, params.threshold)
+                for one in _cut_at_waists(trimmed, min_d):
+                    footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
+                                                 min_score, float((shadow & one).sum() / one.sum())))
     kept = []
     for f in footprints:
         x0, y0 = f.origin
