@@ -25,10 +25,11 @@ the stones is estimated from the frame itself, and stones are what differs from 
    split off as a stone goes back to its stone; a faint piece beside a vivid stone is another stone
    only if it is more than that stone's halo; the centre is the area centroid of the footprint, in
    board mm.
-5. What the outline keeps of a cast shadow pulls the centroid toward it. One lamp lights every
-   stone of a scene alike, so the side the shadows fall on is estimated from all the stones
-   together (the darkness around each footprint); when they agree, every centre moves back toward
-   the light by a share of its radius. A lamp straight above or two lamps leave no side.
+5. A stone of the surface's colour keeps its whole cast shadow in its footprint. One lamp lights
+   every stone of a scene alike, so the side the shadows fall on is estimated from all the stones
+   together (the darkness around each footprint); when they agree, such a footprint's centre moves
+   back toward the light by half its excess length along that side. A lamp straight above or two
+   lamps leave no side.
 """
 
 from __future__ import annotations
@@ -368,17 +369,19 @@ def detect_stones(
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
         bg = surface.bg(slice(y0, y1), slice(x0, x1))
-        shadow = _shadow_like(ycc[y0:y1, x0:x1], bg)
+        shadow, faint = _shadow_like(ycc[y0:y1, x0:x1], bg)
         # a marker's sticker casts a shadow and blurs into the surface: demand more there
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         wholes = _split_colours(comp, ycc[y0:y1, x0:x1], z[y0:y1, x0:x1], shadow, min_d, params.threshold)
-        for whole in (d for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)):
-            for part in _join_shadows(_split(whole, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d), shadow):
-                for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
-                    trimmed = _trim_shadow(piece, shadow, z[y0:y1, x0:x1], min_d, params.threshold)
-                    for one in _cut_at_waists(trimmed, min_d):
-                        footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
-                                                     min_score, float((shadow & one).sum() / one.sum())))
+        # every split first, then the shadows split off as stones (by any of them) go back
+        parts = [p for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)
+                 for p in _split(d, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d)]
+        for part in _join_shadows(parts, _with_penumbra(shadow, faint, min_d * 0.3)):
+            for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
+                trimmed = _trim_shadow(piece, shadow, faint, z[y0:y1, x0:x1], min_d, params.threshold)
+                for one in _cut_at_waists(trimmed, min_d):
+                    footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
+                                                 min_score, float((shadow & one).sum() / one.sum())))
     kept = []
     for f in footprints:
         x0, y0 = f.origin
@@ -391,7 +394,7 @@ def detect_stones(
     side = _shadow_side(kept)
     if side is not None:
         # the shadow still held in the outlines: each centre moves back toward the light
-        stones = [_moved(st, -f.shadow_shift(side, st.radius_mm, view.s) * side, board)
+        stones = [_moved(st, -f.shadow_shift(side, view.s) * side, board)
                   for st, f in zip(stones, kept, strict=True)]
     return stones
 
@@ -420,15 +423,19 @@ class _Footprint:
         excess = (np.ptp(along) - np.ptp(across)) / 2
         return float(np.clip(excess, 0.0, 0.5 * np.sqrt(len(xs) / np.pi)))
 
-    def shadow_shift(self, side: np.ndarray, radius_mm: float, px_per_mm: float) -> float:
-        """How far (mm) the centroid lies toward the scene's shadow side: the shadow's penumbra
-        the outline kept, SHADOW_SHIFT of the radius, or, for a footprint that mostly looks like
-        shade with a top as bright as the surface (a stone of the surface's colour with its
-        whole shadow), its own excess length along that side when that is more."""
-        penumbra = SHADOW_SHIFT * radius_mm
+    def shadow_shift(self, side: np.ndarray, px_per_mm: float) -> float:
+        """How far (mm) the centroid lies toward the scene's shadow side: for a footprint that
+        mostly looks like shade with a top as bright as the surface (a stone of the surface's
+        colour with its whole shadow), its own excess length along that side; else nothing.
+
+        No fixed share of the radius is added for the penumbra an outline keeps: on a pebble lit
+        from one side, its shadow widens the outline away from the lamp, but its bright flank,
+        toward the lamp, widens it the other way wherever it stands out from the surface, and its
+        dark flank next to the shadow may be trimmed with it; which wins depends on the stone's
+        and the surface's colours, not on a constant."""
         if self.shade_share > SHADE_ALL and self.top_as_bright_as_surface():
-            return max(self.shadow_reach(side) / px_per_mm, penumbra)
-        return penumbra
+            return self.shadow_reach(side) / px_per_mm
+        return 0.0
 
     def top_as_bright_as_surface(self) -> bool:
         """Whether the footprint's brightest tenth is about as bright as the surface under it: a
@@ -459,8 +466,7 @@ class _Footprint:
 RING_ASYMMETRY = 0.2  # a ring's darkness this lopsided (0: even all round, 1: all on one side) has a shade side
 SIDE_MIN_STONES = 3  # stones with a shade side needed to tell the scene's
 SIDE_AGREEMENT = 0.5  # mean resultant length of their directions (1: all alike, 0: no common side)
-SHADOW_SHIFT = 0.05  # how far a centroid lies toward its shadow, as a share of the radius (the generated stills' mean)
-LIT_TOP = 0.8  # ... when its lit top is this bright against the surface (a stone of the surface's colour)
+LIT_TOP = 0.8  # a shade-like footprint whose brightest tenth is this bright against the surface: the surface's colour
 SHADE_ALL = 0.5  # a footprint more than this share of it shade-like kept its cast shadow whole
 
 
@@ -585,6 +591,14 @@ def _contrast_outlines(part: np.ndarray, z: np.ndarray, shadow: np.ndarray, min_
     return found
 
 
+def _convex(mask: np.ndarray) -> np.ndarray:
+    """A one-piece mask filled to its convex hull."""
+    hull = cv2.convexHull(cv2.findNonZero(mask))
+    out = mask.copy()
+    cv2.fillPoly(out, [hull], 1)
+    return out
+
+
 def _convex_if_crescent(mask: np.ndarray) -> np.ndarray:
     """A stone of the surface's colour shows only its shaded side: a crescent; its hull is the stone."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -598,8 +612,9 @@ def _convex_if_crescent(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """Pixels that look like the surface in shade: darker, with the surface's own colour.
+def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels that look like the surface in shade: darker, with the surface's own colour; and
+    those that are any darker with it (a shadow's soft edge, its penumbra, fades to nothing).
 
     Shade scales B, G and R alike; in YCrCb that scales Y and the chroma offsets by one factor.
     """
@@ -607,11 +622,21 @@ def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> np.ndarray:
     by, bcr, bcb = (c.astype(np.float32) for c in cv2.split(bg))
     a = (y + 2) / (by + 2)
     same_hue = (np.abs((cr - 128) - a * (bcr - 128)) < 5) & (np.abs((cb - 128) - a * (bcb - 128)) < 5)
-    return ((a < 0.9) & same_hue).astype(np.uint8)
+    return ((a < 0.9) & same_hue).astype(np.uint8), ((a < 1.0) & same_hue).astype(np.uint8)
 
 
-def _trim_shadow(part: np.ndarray, shadow: np.ndarray, z: np.ndarray, min_d: float, threshold: float) -> np.ndarray:
-    """Cut a cast shadow off one stone's footprint, when a stone of its own colour remains.
+def _with_penumbra(shade: np.ndarray, faint: np.ndarray, width: float) -> np.ndarray:
+    """The shade and the faintly darker pixels of the surface's colour beside it, within `width`
+    px: a cast shadow's soft edge, too faint to pass for shade by itself, yet part of the shadow
+    (left in a footprint, it closes a ring around the shadow that the trim then fills back in).
+    Only a band: grown further, it would crawl over a stone's own dark rim."""
+    return shade | (faint & cv2.dilate(shade, _disk(width)))
+
+
+def _trim_shadow(part: np.ndarray, shadow: np.ndarray, faint: np.ndarray, z: np.ndarray, min_d: float,
+                 threshold: float) -> np.ndarray:
+    """Cut a cast shadow, with its soft edge, off one stone's footprint, when a stone of its own
+    colour remains.
 
     A stone of the surface's own hue looks like shade all over; it is left whole (its shadow then
     widens it: the documented bias).
@@ -619,15 +644,32 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, z: np.ndarray, min_d: flo
     sh = shadow & part
     if not sh.any():
         return part
+    sh = _with_penumbra(sh, faint & part, min_d * 0.3)
     core = cv2.morphologyEx(part & (1 - sh), cv2.MORPH_OPEN, _disk(min_d * 0.3))
-    # what is left must be a stone: most of the footprint, or a whole round stone beside its shadow
-    if core.sum() < 0.5 * part.sum() and (core.sum() < np.pi * (min_d / 2) ** 2 or _roundness(core) < ROUND):
+    if not core.any():
         return part
     # the stone's own shaded rim is shade-like too: keep what the core encloses
     trimmed = _fill_holes(cv2.morphologyEx(core * 255, cv2.MORPH_CLOSE, _disk(min_d * 0.4))) // 255 & part
+    # where its dark side has the surface's hue, shade-like and other pixels interleave along the
+    # cut (noise): the spurs and tails they leave are no part of a round stone (an opening that
+    # breaks the footprint in two went through the waist between touching stones: not taken)
+    near_shade = cv2.dilate(sh, _disk(min_d * 0.5))
+    smooth = trimmed & (cv2.morphologyEx(trimmed, cv2.MORPH_OPEN, _disk(min_d * 0.5)) | (1 - near_shade))
+    if cv2.connectedComponents(smooth, connectivity=8)[0] == 2:
+        trimmed = smooth
     # a cut that turns a round footprint into a ragged one took a bite out of a stone whose
     # shaded side looks like shade (a cast shadow makes a footprint lopsided, not round)
     if _roundness(trimmed) < MIN_ROUNDNESS and _roundness(part) >= ROUND:
+        return part
+    # a stone is convex: pixels of its own dark side that passed for shade, cut out of it as
+    # nicks and holes, go back (never beyond the footprint; and not where the notches are a
+    # waist between touching stones, which the waist cut is to find)
+    if len(_cut_at_waists(trimmed, min_d)) == 1:
+        trimmed = _convex(trimmed) & part
+    # what is left must be a stone: most of the footprint, or a whole stone beside its shadow
+    # (stone-sized, and as round as a piece cut at a waist)
+    if trimmed.sum() < 0.5 * part.sum() and (trimmed.sum() < np.pi * (min_d / 2) ** 2
+                                             or _roundness(trimmed) < MIN_ROUNDNESS):
         return part
     # a stone of the surface's colour differs from it only by its shading, which looks like
     # shade: what the trim leaves (its lit top) is not a stone by itself
@@ -833,7 +875,7 @@ def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.
 
 
 DOME_RISE = 0.25  # a second top rises at least this share of the brightest top's rise above the rim
-DOME_ROUND = 0.6  # each of two stones split at their tops fills this much of its enclosing circle
+DOME_ROUND = 0.6  # each of two stones split halfway between their tops fills this much of its enclosing circle
 DOME_DIP = 0.5  # between two tops of one stone the light never falls this far toward the footprint's rim
 
 
@@ -872,15 +914,45 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
     if len(seeds) != 2:
         return [part]
     yy, xx = np.nonzero(part)
-    owner = np.argmin([np.hypot(xx - sx, yy - sy) for sx, sy in seeds], axis=0)
-    pieces = []
-    for k in range(len(seeds)):
-        p = np.zeros_like(part)
-        p[yy[owner == k], xx[owner == k]] = 1
-        if p.sum() < min_px or _roundness(p) < DOME_ROUND:
-            return [part]
-        pieces.append(p)
-    return pieces
+    dist = [np.hypot(xx - sx, yy - sy) for sx, sy in seeds]
+    # the contact line: the valley between the two domes, which follows the stones' own outlines
+    # (its pieces need only be as round as pieces cut at a waist); where that leaves no two stones
+    # (a cast shadow darker than either stone's rim fills much of the footprint), halfway between
+    # the tops, a cruder guess (wrong for stones of unequal sizes) taken only when clearly round
+    for owner, bar in ((_across_valley(lum, seeds, xx, yy, dist), MIN_ROUNDNESS),
+                       (np.argmin(dist, axis=0), DOME_ROUND)):
+        pieces = []
+        for k in range(len(seeds)):
+            p = np.zeros_like(part)
+            p[yy[owner == k], xx[owner == k]] = 1
+            if p.sum() < min_px or _roundness(p) < bar:
+                break
+            pieces.append(p)
+        if len(pieces) == len(seeds):
+            return pieces
+    return [part]
+
+
+def _across_valley(lum: np.ndarray, seeds: list[tuple[int, int]], xx: np.ndarray, yy: np.ndarray,
+                   dist: list[np.ndarray]) -> np.ndarray:
+    """Which top (index into `seeds`) each pixel (xx, yy) belongs to: the one it is reached from
+    without crossing the dark contact line, i.e. whose straight path to it stays brightest (its
+    darkest point is the highest), the nearer one (`dist`) where both paths dip alike.
+
+    A pebble's top is not its middle: the lamp lights the flank facing it, so both tops sit off
+    their stones' centres toward the lamp, and the line halfway between them misses the contact
+    line (it gave one stone a slice of the other); the valley between two domes is where they meet.
+    """
+    n = int(np.ceil(max(np.ptp(xx), np.ptp(yy)) * 1.5)) + 2
+    t = np.linspace(0.0, 1.0, n)[:, None]
+    best = []
+    for sx, sy in seeds:
+        lx = np.round(sx + t * (xx - sx)).astype(int)
+        ly = np.round(sy + t * (yy - sy)).astype(int)
+        best.append(lum[ly, lx].min(axis=0))
+    lows = np.array(best)
+    clear = lows.max(axis=0) - lows.min(axis=0) > 1.0  # grey levels: a real dip, not rounding
+    return np.where(clear, np.argmax(lows, axis=0), np.argmin(dist, axis=0))
 
 
 def _dips(img: np.ndarray, a: tuple[int, int], b: tuple[int, int], below: float, min_apart: float) -> bool:

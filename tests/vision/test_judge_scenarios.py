@@ -20,7 +20,6 @@ from vision.synth import SCENARIOS, generate_clip
 SEEDS = (100, 101)
 KNOWN_MISSES = {
     ("gate_touch", 100): "the shooter ends within 1 mm of the band: not_through added to touched_gate (a foul either way)",
-    ("pickup", 101): "one large stone found as two touching stones at the start (never seen whole): the pickup names 3 stones",
 }
 SCENARIO_SEEDS = [
     pytest.param(name, seed, marks=pytest.mark.xfail(reason=KNOWN_MISSES[name, seed], strict=True))

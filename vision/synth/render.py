@@ -187,7 +187,7 @@ class Renderer:
             - self.camera.project(np.array([[s.x, s.y]]))[0]
         )
         toward = toward / max(np.linalg.norm(toward), 1e-6)
-        shift = np.float32([[1, 0, -toward[0] * 0.3 * r_px], [0, 1, -toward[1] * 0.3 * r_px]])
+        shift = np.float32([[1, 0, toward[0] * 0.3 * r_px], [0, 1, toward[1] * 0.3 * r_px]])
         lit = cv2.warpAffine(height, shift, (size[1], size[0]))
         tex = cv2.resize(self.textures[s.id], (size[1], size[0]), interpolation=cv2.INTER_LINEAR)
         shade = 0.55 + 0.35 * height + 0.25 * lit + 0.07 * tex
