@@ -231,6 +231,9 @@ class _Surface:
 
     `z` is the difference in Y, Cr and Cb, each in units of that channel's noise, summed, and
     divided by the local texture level (a grainy table needs a larger difference than smooth felt).
+    The noise is measured apart on the table, the edge strips and the board inside them;
+    `contrast` is the same with one noise per surface (board, table), for reading a stone's
+    outline from its own contrast.
     """
 
     def __init__(self, ycc: np.ndarray, view: TopView, max_d: float, band: float, markers: np.ndarray):
@@ -313,6 +316,14 @@ class _Surface:
         texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
         texture = cv2.resize(np.maximum(texture, 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
         self.z = cv2.divide(z, texture)
+        # the same difference weighed alike over each surface (the board's noise on the board, the
+        # table's off it): the noise zones are for telling a stone from noise, but a stone's own
+        # contrast profile, which its outline is read from, does not jump where the edge strip
+        # ends (across that line, half a stone weighed by the strip's larger noise lost its outline)
+        flat = cv2.transform(resid, inv_sigma[0])
+        board_rect = np.s_[max(bv0, 0):max(bv1, 0), max(bu0, 0):max(bu1, 0)]
+        flat[board_rect] = cv2.transform(resid[board_rect], inv_sigma[2]).reshape(flat[board_rect].shape)
+        self.contrast = cv2.divide(flat, texture)
 
     def bg(self, rows: slice, cols: slice) -> np.ndarray:
         """The predicted surface (YCrCb) in one window: only stones' windows ever need it."""
@@ -377,7 +388,7 @@ def detect_stones(
         parts = [p for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)
                  for p in _split(d, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d)]
         for part in _join_shadows(parts, _with_penumbra(shadow, faint, min_d * 0.3)):
-            for piece in _contrast_outlines(part, z[y0:y1, x0:x1], shadow, min_d, params.threshold):
+            for piece in _contrast_outlines(part, surface.contrast[y0:y1, x0:x1], shadow, min_d, params.threshold):
                 trimmed = _trim_shadow(piece, shadow, faint, z[y0:y1, x0:x1], min_d, params.threshold)
                 for one in _cut_at_waists(trimmed, min_d):
                     footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
