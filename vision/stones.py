@@ -854,12 +854,26 @@ def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.
     # least this much (p (1 - p) gap^2): a stone of one colour is left at once
     if feats.var(axis=0).sum() < 0.09 * COLOUR_GAP ** 2:
         return [part]
-    side = _two_means(feats)
+    # the two colours as they are, or with the shading of a dome taken out of their chroma (a
+    # stone's darker rim, a ring round its top, may pass for the other colour): the first that
+    # gives two stones side by side
+    for colours in (feats, _shading_free(ycc[own])):
+        pieces = _two_colour_pieces(part, own, feats, _two_means(colours), min_px)
+        if pieces is not None:
+            return [q for p in pieces for q in _split_colours(p, ycc, z, shadow, min_d, threshold, depth + 1)]
+    return [part]
+
+
+def _two_colour_pieces(part: np.ndarray, own: np.ndarray, feats: np.ndarray, side: np.ndarray | None,
+                       min_px: float) -> list[np.ndarray] | None:
+    """The footprint's two pieces when `side` (0/1 per pixel of `own`) cuts its colours into two
+    stones (each colour one compact patch, the pieces round and stone-sized, the patches' centres
+    apart); None when it does not."""
     if side is None:
-        return [part]
+        return None
     meds = [np.median(feats[side == k], axis=0) for k in (0, 1)]
     if np.linalg.norm(meds[0] - meds[1]) < COLOUR_GAP:
-        return [part]
+        return None
     ys, xs = np.nonzero(own)
     patches = []
     for k in (0, 1):
@@ -867,22 +881,34 @@ def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.
         m[ys[side == k], xs[side == k]] = 1
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         if n < 2:
-            return [part]
+            return None
         big = 1 + int(np.argmax(stats[1:, 4]))
         if stats[big, 4] < 0.7 * (side == k).sum():
-            return [part]  # scattered: shading or texture, not a stone of its own
+            return None  # scattered: shading or texture, not a stone of its own
         patches.append((labels == big).astype(np.uint8))
     # every footprint pixel (shade and rim included) goes to the nearer patch
     d0, d1 = (cv2.distanceTransform(1 - p, cv2.DIST_L2, 3) for p in patches)
     pieces = [part & (d0 <= d1).astype(np.uint8), part & (d0 > d1).astype(np.uint8)]
     sizes = [int(p.sum()) for p in pieces]
     if min(sizes) < min_px or any(_roundness(p) < MIN_ROUNDNESS for p in pieces):
-        return [part]
+        return None
     # the patches' centres: a stone's middle, whatever shade and blur its piece took along
     (ya, xa), (yb, xb) = (np.mean(np.nonzero(p), axis=1) for p in patches)
     if np.hypot(xa - xb, ya - yb) < APART * 2 * np.sqrt(min(p.sum() for p in patches) / np.pi):
-        return [part]
-    return [q for p in pieces for q in _split_colours(p, ycc, z, shadow, min_d, threshold, depth + 1)]
+        return None
+    return pieces
+
+
+def _shading_free(ycc: np.ndarray) -> np.ndarray:
+    """Colours (N x 3 YCrCb) with the shading of a stone's dome taken out of their chroma.
+
+    Shade scales B, G and R alike, and with them Y and the chroma offsets: a stone's darker rim
+    has its top's hue at a lower luma and chroma. Chroma offsets per unit of luma (at a mid-grey
+    scale; +16 keeps a black stone's noise down) stay put under shading; luma keeps a quarter of
+    its weight, to tell white from grey."""
+    y = ycc[:, 0].astype(np.float32)
+    scale = 128.0 / (y + 16.0)
+    return np.column_stack([0.25 * y, (ycc[:, 1] - 128.0) * scale, (ycc[:, 2] - 128.0) * scale]).astype(np.float32)
 
 
 DOME_RISE = 0.25  # a second top rises at least this share of the brightest top's rise above the rim

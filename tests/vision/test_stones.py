@@ -526,6 +526,32 @@ def test_touching_stones_of_two_colours_are_split_by_colour():
     assert len(_split_colours(oval, lit.astype(np.uint8), z, no_shade, 8.0, 7.0)) == 1
 
 
+@pytest.mark.parametrize("r_yellow, r_red, rim", [(10, 6, 0.45), (11, 7, 0.55), (8, 6, 0.35)])
+def test_touching_stones_of_two_colours_are_split_though_one_stones_rim_has_the_others_colour(
+        r_yellow, r_red, rim):
+    """A bright yellow stone touching a smaller dark red one: the yellow stone's rim, in shade, is
+    about as dark as the red stone, so by plain colour the yellow top is one colour and its rim and
+    the red stone the other (a ring round a disc, no two stones side by side). Shade scales a
+    colour's luma and chroma alike: with that taken out, the rim goes with its own stone."""
+    shape = (40, 60)
+    c1, c2 = (20, 20), (20 + r_yellow + r_red - 1, 21)
+    discs = np.zeros(shape, np.uint8)
+    cv2.circle(discs, c1, r_yellow, 1, -1)
+    cv2.circle(discs, c2, r_red, 1, -1)
+    contours, _ = cv2.findContours(discs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    footprint = np.zeros(shape, np.uint8)
+    cv2.fillPoly(footprint, [cv2.convexHull(np.vstack(contours))], 1)  # the contact filled
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    yellow_side = np.hypot(xx - c1[0], yy - c1[1]) * r_red <= np.hypot(xx - c2[0], yy - c2[1]) * r_yellow
+    shade = np.clip(_dome(shape, c1, r_yellow, top=1.0, rim=rim), rim, 1.0)
+    yellow = np.stack([200.0 * shade, 128 + 18 * shade, 128 - 60 * shade], axis=-1)  # YCrCb, all scaled by shade
+    ycc = np.where(yellow_side[..., None], yellow, [80.0, 150.0, 115.0])
+    z = np.full(shape, 20.0, np.float32)
+    pieces = _split_colours(footprint, ycc.astype(np.uint8), z, np.zeros(shape, np.uint8), 8.0, 7.0)
+    assert len(pieces) == 2
+    assert sorted(_holds(p, c) for p in pieces for c in (c1, c2)) == [False, False, True, True]
+
+
 @pytest.mark.parametrize("seed, near", [(1001, (212, 92)), (1004, (285, 197)), (1051, (209, 128)),
                                         (1053, (88, 242))])
 def test_touching_stones_in_generated_stills_are_both_found(seed, near):
