@@ -232,7 +232,7 @@ class _Surface:
     `z` is the difference in Y, Cr and Cb, each in units of that channel's noise, summed, and
     divided by the local texture level (a grainy table needs a larger difference than smooth felt).
     The noise is measured apart on the table, the edge strips and the board inside them;
-    `contrast` is the same with one noise per surface (board, table), for reading a stone's
+    `contrast` gives the same with one noise per surface (board, table), for reading a stone's
     outline from its own contrast.
     """
 
@@ -316,18 +316,23 @@ class _Surface:
         texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
         texture = cv2.resize(np.maximum(texture, 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
         self.z = cv2.divide(z, texture)
-        # the same difference weighed alike over each surface (the board's noise on the board, the
-        # table's off it): the noise zones are for telling a stone from noise, but a stone's own
-        # contrast profile, which its outline is read from, does not jump where the edge strip
-        # ends (across that line, half a stone weighed by the strip's larger noise lost its outline)
-        flat = cv2.transform(resid, inv_sigma[0])
-        board_rect = np.s_[max(bv0, 0):max(bv1, 0), max(bu0, 0):max(bu1, 0)]
-        flat[board_rect] = cv2.transform(resid[board_rect], inv_sigma[2]).reshape(flat[board_rect].shape)
-        self.contrast = cv2.divide(flat, texture)
+        self._resid, self._texture, self._on_board = resid, texture, on_board
+        self._weights = inv_sigma[0, 0], inv_sigma[2, 0]  # the table's, the board's
 
     def bg(self, rows: slice, cols: slice) -> np.ndarray:
         """The predicted surface (YCrCb) in one window: only stones' windows ever need it."""
         return np.clip(self._ycc[rows, cols].astype(np.int16) - self._diff[rows, cols], 0, 255).astype(np.uint8)
+
+    def contrast(self, rows: slice, cols: slice) -> np.ndarray:
+        """`z` in one window, but with the channels weighed alike over each surface (the board's
+        noise on the board, the table's off it): the noise zones are for telling a stone from
+        noise, but a stone's own contrast profile, which its outline is read from, does not jump
+        where an edge strip ends (across that line, half a stone weighed by the strip's larger
+        noise lost its outline)."""
+        resid = self._resid[rows, cols]
+        table, board = self._weights
+        weights = np.where(self._on_board[rows, cols, None] > 0, board, table)
+        return (resid * weights).sum(axis=2) / self._texture[rows, cols]
 
 
 def detect_stones(
@@ -387,8 +392,9 @@ def detect_stones(
         # every split first, then the shadows split off as stones (by any of them) go back
         parts = [p for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)
                  for p in _split(d, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d)]
+        contrast = surface.contrast(slice(y0, y1), slice(x0, x1))
         for part in _join_shadows(parts, _with_penumbra(shadow, faint, min_d * 0.3)):
-            for piece in _contrast_outlines(part, surface.contrast[y0:y1, x0:x1], shadow, min_d, params.threshold):
+            for piece in _contrast_outlines(part, contrast, shadow, min_d, params.threshold):
                 trimmed = _trim_shadow(piece, shadow, faint, z[y0:y1, x0:x1], min_d, params.threshold)
                 for one in _cut_at_waists(trimmed, min_d):
                     footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
@@ -675,8 +681,9 @@ def _trim_shadow(part: np.ndarray, shadow: np.ndarray, faint: np.ndarray, z: np.
     # a stone is convex: pixels of its own dark side that passed for shade, cut out of it as
     # nicks and holes, go back (never beyond the footprint; and not where the notches are a
     # waist between touching stones, which the waist cut is to find)
-    if len(_cut_at_waists(trimmed, min_d)) == 1:
-        trimmed = _convex(trimmed) & part
+    hull = _convex(trimmed) & part
+    if hull.sum() > trimmed.sum() and len(_cut_at_waists(trimmed, min_d)) == 1:
+        trimmed = hull
     # what is left must be a stone: most of the footprint, or a whole stone beside its shadow
     # (stone-sized, and as round as a piece cut at a waist)
     if trimmed.sum() < 0.5 * part.sum() and (trimmed.sum() < np.pi * (min_d / 2) ** 2
@@ -854,26 +861,32 @@ def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.
     # least this much (p (1 - p) gap^2): a stone of one colour is left at once
     if feats.var(axis=0).sum() < 0.09 * COLOUR_GAP ** 2:
         return [part]
-    # the two colours as they are, or with the shading of a dome taken out of their chroma (a
-    # stone's darker rim, a ring round its top, may pass for the other colour): the first that
-    # gives two stones side by side
-    for colours in (feats, _shading_free(ycc[own])):
-        pieces = _two_colour_pieces(part, own, feats, _two_means(colours), min_px)
-        if pieces is not None:
-            return [q for p in pieces for q in _split_colours(p, ycc, z, shadow, min_d, threshold, depth + 1)]
-    return [part]
+    # the two colours as they are; where they are two but lie no two stones side by side, once
+    # more with the shading of a dome taken out of their chroma (a stone's darker rim, a ring
+    # round its top, may pass for the other colour)
+    side = _two_means(feats)
+    if side is None or not _two_colours(feats, side):
+        return [part]
+    pieces = _two_colour_pieces(part, own, side, min_px)
+    if pieces is None:
+        side = _two_means(_shading_free(ycc[own]))
+        if side is not None and _two_colours(feats, side):
+            pieces = _two_colour_pieces(part, own, side, min_px)
+    if pieces is None:
+        return [part]
+    return [q for p in pieces for q in _split_colours(p, ycc, z, shadow, min_d, threshold, depth + 1)]
 
 
-def _two_colour_pieces(part: np.ndarray, own: np.ndarray, feats: np.ndarray, side: np.ndarray | None,
-                       min_px: float) -> list[np.ndarray] | None:
+def _two_colours(feats: np.ndarray, side: np.ndarray) -> bool:
+    """Whether the two sides' median colours lie COLOUR_GAP apart or more."""
+    meds = [np.median(feats[side == k], axis=0) for k in (0, 1)]
+    return bool(np.linalg.norm(meds[0] - meds[1]) >= COLOUR_GAP)
+
+
+def _two_colour_pieces(part: np.ndarray, own: np.ndarray, side: np.ndarray, min_px: float) -> list[np.ndarray] | None:
     """The footprint's two pieces when `side` (0/1 per pixel of `own`) cuts its colours into two
     stones (each colour one compact patch, the pieces round and stone-sized, the patches' centres
     apart); None when it does not."""
-    if side is None:
-        return None
-    meds = [np.median(feats[side == k], axis=0) for k in (0, 1)]
-    if np.linalg.norm(meds[0] - meds[1]) < COLOUR_GAP:
-        return None
     ys, xs = np.nonzero(own)
     patches = []
     for k in (0, 1):
