@@ -1,0 +1,203 @@
+"""A lens model the user never supplies: one radial coefficient, fitted to what the frame shows.
+
+A wide webcam or Pi camera bends straight lines (barrel distortion), which a homography through
+the four markers cannot follow: the board between the markers is mapped a few millimetres off.
+The model is OpenCV's (`cv2.undistortPoints`, `cv2.projectPoints`) with k1 alone: a point at
+radius r from the frame's centre (normalised by the frame's longer side, a nominal focal length)
+is seen at r (1 + k1 r^2). The distortion's centre is taken as the frame's centre (a real camera's
+principal point lies near it; a few dozen pixels off changes little, the homography absorbs the
+shift); the longer side as focal length is only a unit for k1, any would do.
+
+What k1 is fitted to: the board's straight edges (the plumb-line method). Along each side between
+two markers the strongest edge running parallel to that side (the board against the table) is
+found at many stations; the right k1 makes each side's points collinear again. An edge several
+hundred pixels long bows by a few pixels under a wide lens, which its stations measure to a tenth
+of a pixel. The markers' own corners carry the same information far more weakly: a marker covers a
+few percent of the frame, the lens bends it by a pixel or less, and its corners are found to about
+0.3 px; fitted to the markers' squareness alone, k1 came out within 0.05 of the truth on generated
+frames, and a pinhole frame's corners were as far from square as a lens's. So the markers only
+check the edges' answer: a k1 that makes them less square than no lens at all is refused.
+
+What it assumes: the board's edges are straight, near the lines between the marker centres
+(within 4 % of their distance), and differ from the table (any colour, either side darker); the
+markers are printed squares lying flat. A hand or a stone across an edge is an outlier there; a
+side mostly hidden adds nothing. The lens is kept only when it clearly fits better than none: it
+removes at least a fifth of the edges' scatter about straight lines, with most of each of two
+sides on its line, and the markers agree. A pinhole camera (or a board whose edges do not show)
+gets no lens, and costs nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import cv2
+import numpy as np
+
+K1_RANGE = 0.3  # beyond it, a barrel lens folds the frame's corners (no unique undistortion)
+_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-12)
+_INLIER_PX = 1.0  # an edge station within this of its side's line is on the edge
+
+
+@dataclass(frozen=True)
+class Lens:
+    """Radial distortion k1 about the centre of a frame of `frame_size` (width, height) px."""
+
+    k1: float
+    frame_size: tuple[int, int]
+
+    @cached_property
+    def camera_matrix(self) -> np.ndarray:
+        w, h = self.frame_size
+        f = float(max(w, h))
+        return np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1.0]])
+
+    @cached_property
+    def _coeffs(self) -> np.ndarray:
+        return np.array([self.k1, 0.0, 0.0, 0.0])
+
+    def undistort(self, pts_px) -> np.ndarray:
+        """Seen pixels (..., 2) to where an ideal (pinhole) lens would show them."""
+        p = np.asarray(pts_px, dtype=np.float64)
+        if p.size == 0:
+            return p.copy()
+        K = self.camera_matrix
+        out = cv2.undistortPoints(p.reshape(-1, 1, 2), K, self._coeffs, P=K, criteria=_CRITERIA)
+        return out.reshape(p.shape)
+
+    def distort(self, pts_px) -> np.ndarray:
+        """Ideal-lens pixels (..., 2) to where this lens shows them."""
+        p = np.asarray(pts_px, dtype=np.float64)
+        if p.size == 0:
+            return p.copy()
+        K = self.camera_matrix
+        flat = p.reshape(-1, 2)
+        rays = np.column_stack([(flat - K[:2, 2]) / K[0, 0], np.ones(len(flat))])
+        out, _ = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), K, self._coeffs)
+        return out.reshape(p.shape)
+
+    def in_range(self, pts_px) -> np.ndarray:
+        """Where `distort` is one-to-one: a barrel lens's polynomial turns back beyond
+        r^2 = 1 / (3 |k1|), and points farther out (far outside the picture) would fold into it."""
+        p = np.asarray(pts_px, dtype=np.float64)
+        if self.k1 >= 0:
+            return np.ones(p.shape[:-1], bool)
+        K = self.camera_matrix
+        r2 = (((p - K[:2, 2]) / K[0, 0]) ** 2).sum(axis=-1)
+        return r2 < 1 / (3 * -self.k1)
+
+
+def marker_centre(quad: np.ndarray) -> np.ndarray:
+    """The intersection of a marker's diagonals (its true centre under perspective)."""
+    p0, p1, p2, p3 = (np.asarray(q, dtype=np.float64) for q in quad.reshape(4, 2))
+    d1, d2 = p2 - p0, p3 - p1
+    denom = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(denom) < 1e-9:
+        return quad.reshape(4, 2).mean(axis=0)
+    t = ((p1[0] - p0[0]) * d2[1] - (p1[1] - p0[1]) * d2[0]) / denom
+    return p0 + t * d1
+
+
+def _side_points(img: np.ndarray, a: np.ndarray, b: np.ndarray, skip: float) -> np.ndarray:
+    """Stations along the strongest straight edge near the segment a-b (not within `skip` of
+    either end, where the markers and their stickers are): at each, the sub-pixel position of the
+    largest step across the segment in the side's prevailing direction of change (a dark line
+    along the edge has two steps of opposite sign: only one is taken)."""
+    length = float(np.linalg.norm(b - a))
+    t = (b - a) / length
+    n = np.array([-t[1], t[0]])
+    band = 0.04 * length + 5
+    offs = np.arange(-band, band + 1e-9, 0.5)
+    s = np.arange(skip, length - skip, max(length / 80, 2.0))
+    if len(s) < 8:
+        return np.zeros((0, 2))
+    grid = a + s[:, None, None] * t + offs[None, :, None] * n
+    prof = cv2.remap(img, grid[..., 0].astype(np.float32), grid[..., 1].astype(np.float32), cv2.INTER_LINEAR)
+    prof = prof.reshape(len(s), len(offs), -1)
+    d = np.gradient(prof, axis=1)
+    strongest = d[np.arange(len(s)), np.argmax(np.linalg.norm(d, axis=2), axis=1)]
+    unit = strongest / np.maximum(np.linalg.norm(strongest, axis=1, keepdims=True), 1e-9)
+    way = np.median(unit, axis=0)
+    if np.linalg.norm(way) < 1e-6:
+        return np.zeros((0, 2))
+    proj = d @ (way / np.linalg.norm(way))
+    j = np.clip(np.argmax(proj, axis=1), 1, len(offs) - 2)
+    rows = np.arange(len(s))
+    lo, mid, hi = proj[rows, j - 1], proj[rows, j], proj[rows, j + 1]
+    curv = lo - 2 * mid + hi
+    shift = np.where(curv < 0, 0.5 * (lo - hi) / np.where(curv < 0, curv, -1.0), 0.0)
+    return a + s[:, None] * t + ((offs[j] + 0.5 * shift) * 1.0)[:, None] * n
+
+
+def _line_cost(sides: list[np.ndarray], lens: Lens) -> tuple[float, list[float]]:
+    """How far each side's stations (undistorted) lie from one straight line: the sum of squared
+    distances, each capped at `_INLIER_PX` (a hand or a stone across an edge counts once), and
+    each side's share of stations on its line."""
+    total, shares = 0.0, []
+    for pts in sides:
+        u = lens.undistort(pts) if lens.k1 else pts
+        w = np.ones(len(u))
+        for _ in range(5):  # a line through the stations near it
+            m = (u * w[:, None]).sum(axis=0) / w.sum()
+            normal = np.linalg.eigh(((u - m) * w[:, None]).T @ (u - m))[1][:, 0]
+            r = (u - m) @ normal
+            w = (np.abs(r) < _INLIER_PX) + 1e-6
+        total += float(np.minimum(r**2, _INLIER_PX**2).sum())
+        shares.append(float(np.mean(np.abs(r) < _INLIER_PX)))
+    return total, shares
+
+
+def _square_cost(quads: np.ndarray, lens: Lens, size_mm: tuple[float, float]) -> float:
+    """How far the markers are from squares on the board plane, in px^2: the homography through
+    their (undistorted) centres takes each marker's corners to mm, where they are compared with
+    the nearest square about the board corner."""
+    w, h = size_mm
+    u = lens.undistort(quads) if lens.k1 else quads
+    centres = np.array([marker_centre(q) for q in u])
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+    H = cv2.getPerspectiveTransform(centres.astype(np.float32), dst.astype(np.float32))
+    mm = cv2.perspectiveTransform(u.reshape(-1, 1, 2), H.astype(np.float64)).reshape(4, 4, 2) - dst[:, None]
+    turn = [np.linalg.matrix_power(np.array([[0.0, -1.0], [1.0, 0.0]]), j) for j in range(4)]
+    cost = 0.0
+    for q_px, p in zip(quads, mm, strict=True):
+        v = np.mean([turn[j].T @ p[j] for j in range(4)], axis=0)  # the square's first corner
+        r = p - np.array([turn[j] @ v for j in range(4)])
+        side_mm = max(float(np.linalg.norm(v)) * np.sqrt(2), 1e-9)
+        side_px = float(np.mean(np.linalg.norm(q_px - np.roll(q_px, 1, axis=0), axis=1)))
+        cost += float(((r * side_px / side_mm) ** 2).sum())
+    return cost
+
+
+def fit_lens(frame: np.ndarray, quads: np.ndarray, size_mm: tuple[float, float]) -> Lens | None:
+    """The lens a frame was seen through, from its board's edges and its markers' corners
+    (`quads`: 4x4x2 px, the markers NW NE SE SW, each's corners in ArUco's order); None when
+    no lens clearly fits better than a pinhole (see the module's docstring)."""
+    img = frame.astype(np.float32)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    quads = np.asarray(quads, dtype=np.float64).reshape(4, 4, 2)
+    centres = np.array([marker_centre(q) for q in quads])
+    sides_px = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
+    sides = []
+    for i in range(4):
+        j = (i + 1) % 4
+        pts = _side_points(img, centres[i], centres[j], 1.2 * max(sides_px[i], sides_px[j]))
+        if len(pts):
+            sides.append(pts)
+    if len(sides) < 2:
+        return None
+    size = (frame.shape[1], frame.shape[0])
+    costs = {k: _line_cost(sides, Lens(k, size))[0] for k in np.round(np.linspace(-K1_RANGE, K1_RANGE, 61), 3)}
+    best = min(costs, key=costs.get)
+    fine = np.clip(np.linspace(best - 0.01, best + 0.01, 21), -K1_RANGE, K1_RANGE)
+    costs.update({float(k): _line_cost(sides, Lens(float(k), size))[0] for k in fine})
+    best = float(min(costs, key=costs.get))
+    if best == 0 or abs(best) >= K1_RANGE:  # no lens, or the search's edge: nothing it can trust
+        return None
+    lens, none = Lens(best, size), Lens(0.0, size)
+    cost, shares = _line_cost(sides, lens)
+    if cost > 0.8 * costs[0.0] or sum(share >= 0.5 for share in shares) < 2:
+        return None
+    if _square_cost(quads, lens, size_mm) > 1.05 * _square_cost(quads, none, size_mm):
+        return None
+    return lens
