@@ -121,13 +121,22 @@ def _check_geometry(corners: np.ndarray) -> None:
         raise CalibrationError("markers 0-3 are too close together to be the corners of a board")
 
 
+def _homography(corners_px: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
+    """px -> mm taking the four corners NW NE SE SW to the board's corners."""
+    w, h = size_mm
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    return cv2.getPerspectiveTransform(np.asarray(corners_px, np.float32), dst).astype(np.float64)
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     """A calibrated board: where its corners are in the image, and the mapping to board mm.
 
-    With a `lens` (a wide camera's barrel distortion, see vision/lens.py), `H` maps the pixels an
-    ideal lens would give (`lens.undistort`) to mm; `to_mm` and `to_px` include the lens, and
-    `corners_px` stay where the markers are seen.
+    With a `lens` (a wide camera's barrel distortion, see vision/lens.py), `to_mm` and `to_px`
+    include it: the pixels an ideal lens would give (`lens.undistort`) map to mm by `ideal_H`.
+    `H` stays the homography through the markers as seen (exact at the corners, a few pixels off
+    between them), for code that warps a frame with one homography; `corners_px` are where the
+    markers are seen.
     """
 
     size_mm: tuple[float, float]
@@ -149,15 +158,25 @@ class Board:
         w, h = _check_size(size_mm)
         corners = np.asarray(corners_px, dtype=np.float64).reshape(4, 2)
         _check_geometry(corners)
-        ideal = lens.undistort(corners) if lens is not None else corners
-        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
-        H = cv2.getPerspectiveTransform(ideal.astype(np.float32), dst.astype(np.float32))
-        return cls((w, h), corners, H.astype(np.float64), tuple(float(s) for s in marker_side_px), lens)
+        H = _homography(corners, (w, h))
+        return cls((w, h), corners, H, tuple(float(s) for s in marker_side_px), lens)
 
     @cached_property
     def H_inv(self) -> np.ndarray:
-        """mm -> px; computed once (every stone's pixel position needs it)."""
+        """mm -> px through `H`; computed once."""
         return np.linalg.inv(self.H)
+
+    @cached_property
+    def ideal_H(self) -> np.ndarray:
+        """Pixels of an ideal (pinhole) lens -> mm: `H` itself when there is no lens."""
+        if self.lens is None:
+            return self.H
+        return _homography(self.lens.undistort(self.corners_px), self.size_mm)
+
+    @cached_property
+    def ideal_H_inv(self) -> np.ndarray:
+        """mm -> pixels of an ideal lens; computed once (every stone's pixel position needs it)."""
+        return np.linalg.inv(self.ideal_H)
 
     @staticmethod
     def _apply(M: np.ndarray, pts) -> np.ndarray:
@@ -170,13 +189,13 @@ class Board:
     def to_mm(self, pts_px) -> np.ndarray:
         """Pixel points (..., 2) to board millimetres."""
         if self.lens is not None:
-            pts_px = self.lens.undistort(pts_px)
+            return self._apply(self.ideal_H, self.lens.undistort(pts_px))
         return self._apply(self.H, pts_px)
 
     def to_px(self, pts_mm) -> np.ndarray:
         """Board millimetre points (..., 2) to pixels."""
         if self.lens is not None:
-            return self.lens.distort(self._apply(self.H_inv, pts_mm))
+            return self.lens.distort(self._apply(self.ideal_H_inv, pts_mm))
         return self._apply(self.H_inv, pts_mm)
 
     def on_board(self, pts_mm) -> np.ndarray:
@@ -199,7 +218,7 @@ class Board:
         square-on to tell). Used to undo parallax: what is seen of a stone lies above the board.
         """
         h, w = frame_shape[:2]
-        G = np.array([[1, 0, -(w - 1) / 2], [0, 1, -(h - 1) / 2], [0, 0, 1.0]]) @ self.H_inv
+        G = np.array([[1, 0, -(w - 1) / 2], [0, 1, -(h - 1) / 2], [0, 0, 1.0]]) @ self.ideal_H_inv
         h1, h2 = G[:, 0], G[:, 1]
         estimates = []
         for num, den in (

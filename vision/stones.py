@@ -144,7 +144,7 @@ class TopView:
             frame_px = np.concatenate([a + t * (b - a) for a, b in ends])
         ideal_px = board.lens.undistort(frame_px) if board.lens is not None else frame_px
         frame_mm = board.to_mm(frame_px)
-        hom = ideal_px @ board.H[2, :2] + board.H[2, 2]
+        hom = ideal_px @ board.ideal_H[2, :2] + board.ideal_H[2, 2]
         if np.all(hom > 0) and np.all(np.isfinite(frame_mm)):
             lo = np.maximum(frame_mm.min(axis=0), [-margin, -margin])
             hi = np.minimum(frame_mm.max(axis=0), [W + margin, H + margin])
@@ -153,7 +153,7 @@ class TopView:
         self.x0, self.y0 = float(lo[0]), float(lo[1])
         self.size = (max(int(np.ceil((hi[0] - lo[0]) * s)), 8), max(int(np.ceil((hi[1] - lo[1]) * s)), 8))
         S = np.array([[s, 0, -self.x0 * s], [0, s, -self.y0 * s], [0, 0, 1]])
-        self.M = S @ board.H
+        self.M = S @ board.ideal_H  # to the view from an ideal lens's pixels
         self._maps: tuple[np.ndarray, np.ndarray] | None = None
         # where the camera sees: the frame's outline in the view
         self.valid = np.zeros((self.size[1], self.size[0]), np.uint8)
