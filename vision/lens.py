@@ -90,12 +90,12 @@ class Lens:
     def in_range(self, pts_px) -> np.ndarray:
         """Where `distort` is one-to-one: a barrel lens's polynomial turns back beyond
         r^2 = 1 / (3 |k1|), and points farther out (far outside the picture) would fold into it."""
-        p = np.asarray(pts_px, dtype=np.float64)
+        p = np.asarray(pts_px)
         if self.k1 >= 0:
             return np.ones(p.shape[:-1], bool)
         K = self.camera_matrix
-        r2 = (((p - K[:2, 2]) / K[0, 0]) ** 2).sum(axis=-1)
-        return r2 < 1 / (3 * -self.k1)
+        dx, dy = p[..., 0] - K[0, 2], p[..., 1] - K[1, 2]
+        return dx * dx + dy * dy < K[0, 0] ** 2 / (3 * -self.k1)
 
 
 def marker_centre(quad: np.ndarray) -> np.ndarray:

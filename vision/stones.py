@@ -167,19 +167,25 @@ class TopView:
         self.board_rect = np.round(self.from_mm(np.array([[0.0, 0.0], [W, H]]))).astype(int)
 
     def _lens_maps(self, board: Board, frame_size: tuple[int, int]) -> np.ndarray:
-        """The source pixel of every view pixel (kept in OpenCV's fixed-point form, which `remap`
-        reads fastest), and where that source lies in the frame (the valid mask)."""
+        """The source pixel of every view pixel, by `cv2.initUndistortRectifyMap` (its rectifying
+        transform is the view's homography), kept in OpenCV's fixed-point form, which `remap`
+        reads fastest; returns where that source is in the frame (the valid mask)."""
+        lens = board.lens
+        K = lens.camera_matrix
+        # the map takes each view pixel through (new camera matrix x R)^-1 = K^-1 M^-1: the ray
+        # of the ideal lens's pixel seen there, then through the lens and K
+        mx, my = cv2.initUndistortRectifyMap(
+            K, np.array([lens.k1, 0.0, 0.0, 0.0]), np.eye(3), self.M @ K, self.size, cv2.CV_32FC1
+        )
         w, h = self.size
-        uu, vv = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
-        hom = np.stack([uu, vv, np.ones_like(uu)], axis=-1) @ np.linalg.inv(self.M).T
-        ahead = hom[..., 2] > 0  # in front of the camera (not beyond the horizon)
-        ideal = hom[..., :2] / np.where(ahead, hom[..., 2], 1.0)[..., None]
-        src = board.lens.distort(ideal)
+        uu, vv = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        hx, hy, hw = (a * uu + b * vv + c for a, b, c in np.linalg.inv(self.M).astype(np.float32))
+        ahead = hw > 0  # in front of the camera (not beyond the horizon)
+        hw[~ahead] = 1.0
+        ideal = np.stack([hx / hw, hy / hw], axis=-1)
         fw, fh = frame_size
-        inside = ahead & board.lens.in_range(ideal) & (src[..., 0] >= 0) & (src[..., 0] <= fw - 1)
-        inside &= (src[..., 1] >= 0) & (src[..., 1] <= fh - 1)
-        src = src.astype(np.float32)
-        self._maps = cv2.convertMaps(src[..., 0], src[..., 1], cv2.CV_16SC2)
+        inside = ahead & lens.in_range(ideal) & (mx >= 0) & (mx <= fw - 1) & (my >= 0) & (my <= fh - 1)
+        self._maps = cv2.convertMaps(mx, my, cv2.CV_16SC2)
         return inside.astype(np.uint8) * 255
 
     def warp(self, img: np.ndarray, nearest: bool = False) -> np.ndarray:
