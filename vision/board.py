@@ -3,7 +3,9 @@
 The markers (DICT_4X4_50, ids 0 NW, 1 NE, 2 SE, 3 SW) sit with their centres on the corners of
 the playing area, so the four centres map to (0, 0), (W, 0), (W, H), (0, H) mm. A marker's centre
 is taken as the intersection of its diagonals, which is exact under perspective (the mean of the
-corners is not).
+corners is not). A wide camera's barrel distortion bends the board between the markers, which
+a homography cannot follow: `find_board` fits a one-coefficient lens model to the board's straight
+edges (vision/lens.py) and keeps it only when it clearly fits better than none.
 
 `BoardWatch` re-checks the markers during play: cheaply, in small windows around their last known
 positions, every few frames. A marker hidden by a hand is tolerated; markers that moved mean the
@@ -17,6 +19,8 @@ from functools import cached_property
 
 import cv2
 import numpy as np
+
+from vision.lens import Lens, fit_lens, marker_centre
 
 CORNER_NAMES = ("NW", "NE", "SE", "SW")
 MARKER_IDS = (0, 1, 2, 3)
@@ -58,24 +62,15 @@ def _gray(frame: np.ndarray) -> np.ndarray:
     raise CalibrationError(f"a frame must be a grey or BGR image, got an array of shape {frame.shape}")
 
 
-def marker_centre(quad: np.ndarray) -> np.ndarray:
-    """The intersection of a marker's diagonals (its true centre under perspective)."""
-    p0, p1, p2, p3 = (np.asarray(q, dtype=np.float64) for q in quad.reshape(4, 2))
-    d1, d2 = p2 - p0, p3 - p1
-    denom = d1[0] * d2[1] - d1[1] * d2[0]
-    if abs(denom) < 1e-9:
-        return quad.reshape(4, 2).mean(axis=0)
-    t = ((p1[0] - p0[0]) * d2[1] - (p1[1] - p0[1]) * d2[0]) / denom
-    return p0 + t * d1
-
-
 @dataclass(frozen=True)
 class MarkerSighting:
-    """One board marker seen in a frame: its centre and its mean side length, in pixels."""
+    """One board marker seen in a frame: its centre, its mean side length and its corners (4x2,
+    in ArUco's order), in pixels."""
 
     marker_id: int
     centre: np.ndarray
     side_px: float
+    quad: np.ndarray | None = None
 
 
 def detect_markers(frame: np.ndarray, offset: tuple[int, int] = (0, 0)) -> dict[int, list[MarkerSighting]]:
@@ -89,7 +84,7 @@ def detect_markers(frame: np.ndarray, offset: tuple[int, int] = (0, 0)) -> dict[
             continue
         q = quad.reshape(4, 2).astype(np.float64) + np.asarray(offset, dtype=np.float64)
         side = float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
-        found.setdefault(int(marker_id), []).append(MarkerSighting(int(marker_id), marker_centre(q), side))
+        found.setdefault(int(marker_id), []).append(MarkerSighting(int(marker_id), marker_centre(q), side, q))
     return found
 
 
@@ -126,31 +121,62 @@ def _check_geometry(corners: np.ndarray) -> None:
         raise CalibrationError("markers 0-3 are too close together to be the corners of a board")
 
 
+def _homography(corners_px: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
+    """px -> mm taking the four corners NW NE SE SW to the board's corners."""
+    w, h = size_mm
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    return cv2.getPerspectiveTransform(np.asarray(corners_px, np.float32), dst).astype(np.float64)
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
-    """A calibrated board: where its corners are in the image, and the mapping to board mm."""
+    """A calibrated board: where its corners are in the image, and the mapping to board mm.
+
+    With a `lens` (a wide camera's barrel distortion, see vision/lens.py), `to_mm` and `to_px`
+    include it: the pixels an ideal lens would give (`lens.undistort`) map to mm by `ideal_H`.
+    `H` stays the homography through the markers as seen (exact at the corners, a few pixels off
+    between them), for code that warps a frame with one homography; `corners_px` are where the
+    markers are seen.
+    """
 
     size_mm: tuple[float, float]
     corners_px: np.ndarray
     H: np.ndarray
     marker_side_px: tuple[float, ...] = field(default=(0.0, 0.0, 0.0, 0.0))
+    lens: Lens | None = None
 
     @classmethod
     def from_corners(
-        cls, corners_px, size_mm: tuple[float, float], marker_side_px: tuple[float, ...] = (0.0,) * 4
+        cls,
+        corners_px,
+        size_mm: tuple[float, float],
+        marker_side_px: tuple[float, ...] = (0.0,) * 4,
+        lens: Lens | None = None,
     ) -> Board:
-        """A board from the pixel positions of its NW, NE, SE, SW corners."""
+        """A board from the pixel positions of its NW, NE, SE, SW corners (as seen, through
+        `lens` if given)."""
         w, h = _check_size(size_mm)
         corners = np.asarray(corners_px, dtype=np.float64).reshape(4, 2)
         _check_geometry(corners)
-        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
-        H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst.astype(np.float32))
-        return cls((w, h), corners, H.astype(np.float64), tuple(float(s) for s in marker_side_px))
+        H = _homography(corners, (w, h))
+        return cls((w, h), corners, H, tuple(float(s) for s in marker_side_px), lens)
 
     @cached_property
     def H_inv(self) -> np.ndarray:
-        """mm -> px; computed once (every stone's pixel position needs it)."""
+        """mm -> px through `H`; computed once."""
         return np.linalg.inv(self.H)
+
+    @cached_property
+    def ideal_H(self) -> np.ndarray:
+        """Pixels of an ideal (pinhole) lens -> mm: `H` itself when there is no lens."""
+        if self.lens is None:
+            return self.H
+        return _homography(self.lens.undistort(self.corners_px), self.size_mm)
+
+    @cached_property
+    def ideal_H_inv(self) -> np.ndarray:
+        """mm -> pixels of an ideal lens; computed once (every stone's pixel position needs it)."""
+        return np.linalg.inv(self.ideal_H)
 
     @staticmethod
     def _apply(M: np.ndarray, pts) -> np.ndarray:
@@ -162,10 +188,14 @@ class Board:
 
     def to_mm(self, pts_px) -> np.ndarray:
         """Pixel points (..., 2) to board millimetres."""
+        if self.lens is not None:
+            return self._apply(self.ideal_H, self.lens.undistort(pts_px))
         return self._apply(self.H, pts_px)
 
     def to_px(self, pts_mm) -> np.ndarray:
         """Board millimetre points (..., 2) to pixels."""
+        if self.lens is not None:
+            return self.lens.distort(self._apply(self.ideal_H_inv, pts_mm))
         return self._apply(self.H_inv, pts_mm)
 
     def on_board(self, pts_mm) -> np.ndarray:
@@ -188,7 +218,7 @@ class Board:
         square-on to tell). Used to undo parallax: what is seen of a stone lies above the board.
         """
         h, w = frame_shape[:2]
-        G = np.array([[1, 0, -(w - 1) / 2], [0, 1, -(h - 1) / 2], [0, 0, 1.0]]) @ self.H_inv
+        G = np.array([[1, 0, -(w - 1) / 2], [0, 1, -(h - 1) / 2], [0, 0, 1.0]]) @ self.ideal_H_inv
         h1, h2 = G[:, 0], G[:, 1]
         estimates = []
         for num, den in (
@@ -209,8 +239,12 @@ class Board:
         return np.array([c[0], c[1], abs(c[2])])
 
 
-def find_board(frame: np.ndarray, size_mm: tuple[float, float]) -> Board:
-    """Calibrate from one frame; raises CalibrationError naming the missing or doubled markers."""
+def find_board(frame: np.ndarray, size_mm: tuple[float, float], fit_lens_model: bool = True) -> Board:
+    """Calibrate from one frame; raises CalibrationError naming the missing or doubled markers.
+
+    The lens is fitted from the frame (the board's straight edges, checked by the markers'
+    squareness: vision/lens.py) unless `fit_lens_model` is False; a pinhole camera gets none.
+    """
     _check_size(size_mm)
     if not isinstance(frame, np.ndarray) or frame.size == 0:
         raise CalibrationError("no image to calibrate from (empty frame)")
@@ -226,7 +260,12 @@ def find_board(frame: np.ndarray, size_mm: tuple[float, float]) -> Board:
         raise CalibrationError("; ".join(problems))
     corners = np.array([seen[i][0].centre for i in MARKER_IDS])
     sides = tuple(seen[i][0].side_px for i in MARKER_IDS)
-    return Board.from_corners(corners, size_mm, sides)
+    _check_geometry(corners)
+    quads = np.array([seen[i][0].quad for i in MARKER_IDS])
+    lens = fit_lens(frame, quads, _check_size(size_mm)) if fit_lens_model else None
+    if lens is not None:  # a marker's centre is its diagonals' intersection on an ideal lens
+        corners = lens.distort(np.array([marker_centre(q) for q in lens.undistort(quads)]))
+    return Board.from_corners(corners, size_mm, sides, lens)
 
 
 @dataclass(frozen=True)

@@ -127,7 +127,9 @@ class TopView:
     """The top-down view the detector works in: board mm (x0, y0) at pixel (0, 0), `s` px per mm.
 
     It covers the board and the table around it, as far as the camera sees (and at most
-    `margin_mm` beyond the board).
+    `margin_mm` beyond the board). Through a pinhole camera the view is one homography of the
+    frame (`warpPerspective`); through a lens (`board.lens`) each view pixel's source is looked up
+    in a map computed once (`remap`, as fast: lines the lens bends come out straight).
     """
 
     def __init__(self, board: Board, frame_shape: tuple[int, ...], params: StoneParams = DEFAULT_PARAMS):
@@ -136,8 +138,13 @@ class TopView:
         self.s = s = min(params.px_per_mm, board.px_per_mm())
         margin = params.margin_mm if params.margin_mm is not None else 0.35 * max(W, H)
         frame_px = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float64)
+        if board.lens is not None:  # the frame's edges, which the lens bends: many points along each
+            t = np.linspace(0, 1, 32, endpoint=False)[:, None]
+            ends = zip(frame_px, np.roll(frame_px, -1, axis=0), strict=True)
+            frame_px = np.concatenate([a + t * (b - a) for a, b in ends])
+        ideal_px = board.lens.undistort(frame_px) if board.lens is not None else frame_px
         frame_mm = board.to_mm(frame_px)
-        hom = frame_px @ board.H[2, :2] + board.H[2, 2]
+        hom = ideal_px @ board.ideal_H[2, :2] + board.ideal_H[2, 2]
         if np.all(hom > 0) and np.all(np.isfinite(frame_mm)):
             lo = np.maximum(frame_mm.min(axis=0), [-margin, -margin])
             hi = np.minimum(frame_mm.max(axis=0), [W + margin, H + margin])
@@ -146,18 +153,45 @@ class TopView:
         self.x0, self.y0 = float(lo[0]), float(lo[1])
         self.size = (max(int(np.ceil((hi[0] - lo[0]) * s)), 8), max(int(np.ceil((hi[1] - lo[1]) * s)), 8))
         S = np.array([[s, 0, -self.x0 * s], [0, s, -self.y0 * s], [0, 0, 1]])
-        self.M = S @ board.H
-        # where the camera sees: the frame's outline in the view (a homography keeps lines straight)
+        self.M = S @ board.ideal_H  # to the view from an ideal lens's pixels
+        self._maps: tuple[np.ndarray, np.ndarray] | None = None
+        # where the camera sees: the frame's outline in the view
         self.valid = np.zeros((self.size[1], self.size[0]), np.uint8)
-        if np.all(hom > 0):
+        if board.lens is not None:
+            self.valid = cv2.erode(self._lens_maps(board, (fw, fh)), np.ones((3, 3), np.uint8))
+        elif np.all(hom > 0):  # a homography keeps the frame's edges straight
             cv2.fillPoly(self.valid, [np.round(self.from_mm(frame_mm)).astype(np.int32)], 255)
             self.valid = cv2.erode(self.valid, np.ones((3, 3), np.uint8))
         else:
             self.valid[:] = 255
         self.board_rect = np.round(self.from_mm(np.array([[0.0, 0.0], [W, H]]))).astype(int)
 
+    def _lens_maps(self, board: Board, frame_size: tuple[int, int]) -> np.ndarray:
+        """The source pixel of every view pixel, by `cv2.initUndistortRectifyMap` (its rectifying
+        transform is the view's homography), kept in OpenCV's fixed-point form, which `remap`
+        reads fastest; returns where that source is in the frame (the valid mask)."""
+        lens = board.lens
+        K = lens.camera_matrix
+        # the map takes each view pixel through (new camera matrix x R)^-1 = K^-1 M^-1: the ray
+        # of the ideal lens's pixel seen there, then through the lens and K
+        mx, my = cv2.initUndistortRectifyMap(
+            K, np.array([lens.k1, 0.0, 0.0, 0.0]), np.eye(3), self.M @ K, self.size, cv2.CV_32FC1
+        )
+        w, h = self.size
+        uu, vv = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        hx, hy, hw = (a * uu + b * vv + c for a, b, c in np.linalg.inv(self.M).astype(np.float32))
+        ahead = hw > 0  # in front of the camera (not beyond the horizon)
+        hw[~ahead] = 1.0
+        ideal = np.stack([hx / hw, hy / hw], axis=-1)
+        fw, fh = frame_size
+        inside = ahead & lens.in_range(ideal) & (mx >= 0) & (mx <= fw - 1) & (my >= 0) & (my <= fh - 1)
+        self._maps = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        return inside.astype(np.uint8) * 255
+
     def warp(self, img: np.ndarray, nearest: bool = False) -> np.ndarray:
         flags = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
+        if self._maps is not None:
+            return cv2.remap(img, *self._maps, flags, borderMode=cv2.BORDER_REPLICATE)
         return cv2.warpPerspective(img, self.M, self.size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
     def to_mm(self, uv) -> np.ndarray:

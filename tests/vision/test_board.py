@@ -1,10 +1,15 @@
 """Board calibration from the four ArUco markers, and BoardWatch during play."""
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.vision.drawn_scene import draw_hand, draw_scene
 from vision.board import Board, BoardWatch, CalibrationError, find_board
+from vision.lens import Lens
+from vision.stones import TopView
+from vision.synth import generate_still
+from vision.synth.camera import make_camera
 
 SIZE = (400.0, 300.0)
 TILTED = ((150.0, 60.0), (500.0, 90.0), (590.0, 420.0), (40.0, 400.0))
@@ -105,3 +110,99 @@ def test_watch_waits_for_hidden_markers_after_a_bump_then_recalibrates():
     assert watch.check(half_hidden.image).status == "lost"
     # it keeps checking every frame until all four markers are back
     assert watch.update(draw_scene(corners_px=moved).image).status == "moved"
+
+
+# -- the lens: a wide camera's barrel distortion, fitted from the frame (vision/lens.py) --------
+
+
+def _through_lens(image: np.ndarray, lens: Lens) -> np.ndarray:
+    """What a camera with `lens` sees of a scene a pinhole camera shows as `image`."""
+    h, w = image.shape[:2]
+    seen = np.stack(np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64)), axis=-1)
+    src = lens.undistort(seen).astype(np.float32)
+    return cv2.remap(image, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _board_outline_mm(size_mm, n: int = 9) -> np.ndarray:
+    """Points along the board's four edges (corners included) and its middle: where a wrong lens
+    model errs most (the edges) and least (the markers)."""
+    w, h = size_mm
+    t = np.linspace(0, 1, n)
+    edges = [np.stack([t * w, 0 * t], 1), np.stack([w + 0 * t, t * h], 1), np.stack([t * w, h + 0 * t], 1),
+             np.stack([0 * t, t * h], 1)]
+    return np.concatenate(edges + [np.array([[w / 2, h / 2]])])
+
+
+@pytest.mark.parametrize("k1", [-0.15, 0.08])
+def test_a_known_lens_is_recovered_and_the_board_edges_map_within_a_few_tenths_of_a_mm(k1):
+    """A wide lens bends the board between the markers; the fitted lens straightens it."""
+    scene = draw_scene(corners_px=((40.0, 30.0), (600.0, 45.0), (610.0, 450.0), (30.0, 440.0)))
+    lens = Lens(k1, (640, 480))
+    image = _through_lens(scene.image, lens)
+    pts_mm = _board_outline_mm(SIZE)
+    seen_px = lens.distort(scene.project(pts_mm))
+    board = find_board(image, SIZE)
+    assert board.lens is not None and board.lens.k1 == pytest.approx(k1, abs=0.01)
+    assert np.linalg.norm(board.to_mm(seen_px) - pts_mm, axis=1).max() < 0.4
+    assert np.abs(board.to_px(pts_mm) - seen_px).max() < 0.5
+    # without the lens model the homography through the markers misses the edges' middles
+    pinhole = find_board(image, SIZE, fit_lens_model=False)
+    assert np.linalg.norm(pinhole.to_mm(seen_px) - pts_mm, axis=1).max() > 2.0
+    assert np.abs(board.to_px(board.to_mm(seen_px)) - seen_px).max() < 1e-3
+
+
+def _generated(seed: int, k1: float):
+    """A generated still and the generator's own camera (its lens included)."""
+    image, truth = generate_still(seed, distortion_k1=k1)
+    style = truth["truth"]["style"]
+    camera = make_camera(style, (image.shape[1], image.shape[0]), np.random.default_rng([seed, 2]))
+    return image, tuple(style["board_mm"]), camera
+
+
+@pytest.mark.parametrize("seed", [1074, 1075])
+def test_the_generators_barrel_lens_is_fitted_and_halves_the_error_at_the_board_edges(seed):
+    """The generator's lens is centred where its camera looks, not on the frame's centre, so
+    the model (about the frame's centre) is close, not exact."""
+    image, size_mm, camera = _generated(seed, -0.1)
+    pts_mm = _board_outline_mm(size_mm)
+    seen_px = camera.project(pts_mm)
+    board = find_board(image, size_mm)
+    assert board.lens is not None
+    expected = -0.1 * (max(image.shape[:2]) / camera.K[0, 0]) ** 2  # its k1 in the model's units
+    assert board.lens.k1 == pytest.approx(expected, rel=0.15)
+    err = np.linalg.norm(board.to_mm(seen_px) - pts_mm, axis=1)
+    err_pinhole = np.linalg.norm(find_board(image, size_mm, fit_lens_model=False).to_mm(seen_px) - pts_mm, axis=1)
+    assert err.max() < 1.5 and err.mean() < 0.6 * err_pinhole.mean()
+
+
+@pytest.mark.parametrize("seed", [1074, 1075])
+def test_a_pinhole_camera_gets_no_lens(seed):
+    image, size_mm, _ = _generated(seed, 0.0)
+    assert find_board(image, size_mm).lens is None
+    assert find_board(draw_scene(corners_px=TILTED).image, SIZE).lens is None
+
+
+def test_no_lens_is_fitted_when_the_board_edges_do_not_show():
+    """A board the table's own colour has no edge to straighten: the calibration falls back to
+    the homography alone, rather than bending the board to the table's grain."""
+    scene = draw_scene(board_bgr=(60, 90, 130), table_bgr=(60, 90, 130))
+    image = _through_lens(scene.image, Lens(-0.15, (640, 480)))
+    board = find_board(image, SIZE)
+    assert board.lens is None
+    assert np.allclose(board.H, find_board(image, SIZE, fit_lens_model=False).H)
+
+
+def test_the_top_view_reads_each_pixel_where_the_lens_shows_it():
+    """The detector's top-down view of a frame through a lens: each view pixel holds the frame
+    pixel that `Board.to_px` gives for its mm position (the bent board comes out straight)."""
+    scene = draw_scene(corners_px=((40.0, 30.0), (600.0, 45.0), (610.0, 450.0), (30.0, 440.0)))
+    board = find_board(_through_lens(scene.image, Lens(-0.15, (640, 480))), SIZE)
+    assert board.lens is not None
+    view = TopView(board, (480, 640))
+    xy = np.stack(np.meshgrid(np.arange(640, dtype=np.float32), np.arange(480, dtype=np.float32)), axis=-1)
+    got = view.warp(np.ascontiguousarray(np.dstack([xy, np.zeros((480, 640), np.float32)])))[..., :2]
+    vv, uu = np.nonzero(view.valid)
+    want = board.to_px(view.to_mm(np.stack([uu, vv], axis=1)))
+    assert np.abs(got[vv, uu] - want).max() < 0.1
+    # the frame's corners are bent inward by a barrel lens: the view's corners lie outside the frame
+    assert view.valid[0, 0] == 0 and view.valid[-1, -1] == 0
