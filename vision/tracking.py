@@ -124,8 +124,9 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         self.rest = self._at_rest(before, after, shift)
         pushed = {i for i, t in tracks.items() if i in before and i in after
                   and self._pushed(seg, t, before[i], after[i])}
+        hand = seg.hand_before is not None or seg.hand.any() or any(h.any() for h in seg.hands)
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       dist, pushed)
+                       dist, pushed, hand)
 
     def _found(self, frame: np.ndarray, ignore: np.ndarray | None) -> list[Footprint]:
         """The detector's stones at rest, as footprints, but for those where the picture shows
