@@ -42,8 +42,11 @@ class Following:
             for f in loose_after:
                 self._new(f, after)
             return {}
+        pushed = {m.id for m in nudged}
         bg = self._background(small_before, small_after, tracked,
-                              [*after.values(), *loose_after], self._hand_left(seg), loose_after)
+                              [*(f for i, f in after.items() if i in pushed), *loose_after],
+                              self._hand_left(seg), loose_after,
+                              [f for i, f in after.items() if i not in pushed])
         reach = 4 * max(radius_mm(m) for m in tracked)
         xy = self._follow(seg, bg, tracked, small_before, backward=False)
         pos = np.array([_last_seen(xy[:, r], m.centre) for r, m in enumerate(movers)])
@@ -154,12 +157,16 @@ class Following:
 
     def _background(self, small_before: np.ndarray, small_after: np.ndarray,
                     movers: list[Footprint], there: list[Footprint],
-                    hand: np.ndarray | None = None, came: list[Footprint] = ()) -> np.ndarray:
+                    hand: np.ndarray | None = None, came: list[Footprint] = (),
+                    stay: list[Footprint] = ()) -> np.ndarray:
         """The scene with only the unmoved stones: movers painted with the board after, or,
         where a stone lies after (``there``: a stone pushed a little, or one come to rest on
         the place another left), with the board around them filled in (inpainting): a stone
         painted into the background would show as a hole wherever it is not. What changed
         around a mover's place (its shadow) is painted too, or it would stay behind as a blob.
+        Where a stone that did not move (``stay``) lies within a mover's place (touching it),
+        the picture after is taken as it is: filled in, its edge would show as a blob in every
+        frame.
         Where a hand lay in the scene before and is gone after (``hand``, a thumbnail mask: it
         paused there before the stroke), the board is taken from after, but for the places
         where stones ``came`` to rest, filled in: a stone sliding where the hand had been would
@@ -199,14 +206,19 @@ class Following:
         x0, x1 = max(0, xs.min() - 8), min(shape[1], xs.max() + 9)
         box = np.s_[y0:y1, x0:x1]
         board = cv2.inpaint(np.ascontiguousarray(bg[box]), (paint | fill)[box], 3, cv2.INPAINT_TELEA)
-        # a mover's place after, where it looks like the board around it; what does not is a
-        # stone come to rest there that the detector missed (painted in, it would hide that
-        # stone wherever it goes by): the board filled in from around
-        bare = channel_diff(small_after[box], board) <= 2 * self.level
-        take = (paint[box] > 0) & (fill[box] == 0) & bare
+        # a mover's place after, where it looks like the board around it; what does not (more
+        # than the board's grain, in specks) is a stone come to rest there that the detector
+        # missed (painted in, it would hide that stone wherever it goes by): the board filled
+        # in from around
+        odd = (channel_diff(small_after[box], board) > 2 * self.level).view(np.uint8)
+        odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        take = (paint[box] > 0) & (fill[box] == 0) & (odd == 0)
         part = bg[box]
         part[(paint | fill)[box] > 0] = board[(paint | fill)[box] > 0]
         part[take] = small_after[box][take]
+        for fp in stay:
+            keep = (cv2.dilate(self._mask(fp, shape), SPECK)[box] > 0) & ((paint | fill)[box] > 0)
+            part[keep] = small_after[box][keep]
         return bg
 
     @staticmethod

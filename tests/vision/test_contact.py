@@ -553,3 +553,29 @@ def test_a_flicker_now_and_then_is_no_stone_lying_there():
     flicker = np.full((19, 2), np.nan)
     flicker[::6] = at
     assert tracker._still_there(seg, flicker, still, view.small(lying)) is None
+
+
+
+
+def test_a_stone_taken_from_against_another_is_a_pickup():
+    """After a passed shot the player takes the shooter away (a pickup), here from against the
+    stone it came to rest on. The stone left lying where it was is part of the scene the
+    shooter's place is seen against: the pickup is reported, not a nudge of the shooter onto
+    the other stone's edge."""
+    lying, taken = (200.0, 150.0), (229.0, 150.0)
+    c = Composer([lying, taken])
+    frames = [c.frame({0: lying, 1: taken}) for _ in range(12)]
+    tip = c.px((taken[0] + 6, taken[1]))
+    for j in range(1, 9):  # the arm reaches in from the East over the stone
+        f = c.frame({0: lying, 1: taken})
+        draw_hand(f, (639, tip[1]), (int(639 - (639 - tip[0]) * j / 8), tip[1]), width=50)
+        frames.append(f)
+    for j in range(8):  # it closes over the stone and lifts it away
+        f = c.frame({0: lying})
+        draw_hand(f, (639, tip[1]), (int(tip[0] + (639 - tip[0]) * j / 8), tip[1]), width=50)
+        frames.append(f)
+    frames += [c.frame({0: lying}) for _ in range(20)]
+    events, judge = _run(frames)
+    assert [(e["type"], len(e["stones"])) for e in events] == [("pickup", 1)]
+    (left,) = judge.rest.values()
+    assert np.hypot(*(left.centre - lying)) < 3.0
