@@ -579,3 +579,23 @@ def test_a_stone_taken_from_against_another_is_a_pickup():
     assert [(e["type"], len(e["stones"])) for e in events] == [("pickup", 1)]
     (left,) = judge.rest.values()
     assert np.hypot(*(left.centre - lying)) < 3.0
+
+
+def test_a_stone_followed_back_to_a_known_stones_place_is_that_stone():
+    """Stones are neither made nor destroyed by a shot. The shooter's own track was lost from its
+    place on (the hand over it, then a blur), so it was not linked to where it came to rest;
+    the stone found there, followed back in time, started from the shooter's place: it is the
+    shooter (one stone, its id kept), not a new stone while the shooter is reported taken."""
+    c = Composer([(100.0, 150.0)])
+    tracker, _ = _tracker(c)
+    known = _disc(0, 100.0, 150.0)
+    came = _disc(7, 250.0, 150.0)
+    traced = _disc(7, 101.5, 149.0)
+    before, after = {0: known, 7: traced}, {7: came}
+    tracks = {7: Track(7, np.arange(3), np.array([[101.5, 149.0], [180.0, 150.0], [250.0, 150.0]]),
+                       np.ones(3, bool))}
+    assert tracker._rejoin(traced, before, after, tracks)
+    assert set(before) == {0} and set(after) == {0} and set(tracks) == {0}
+    assert np.allclose(after[0].centre, (250.0, 150.0)) and tracks[0].id == 0
+    far = _disc(8, 180.0, 60.0)  # followed back to nowhere known: a stone of its own
+    assert not tracker._rejoin(far, {0: known, 8: far}, {8: _disc(8, 250.0, 60.0)}, {})
