@@ -84,14 +84,18 @@ class Following:
                 after[m.id] = here
         unlinked = [c for c in range(len(loose_after)) if c not in {c2 for _, c2 in linked}]
         # a stone gone from its place and one turned up where none was: one stone whose track
-        # was lost; but not one never seen off its place that the hand came over: it may have
-        # been lifted and carried away (what turned up is then something else)
-        lost = [r for r, m in enumerate(movers) if m.id not in after
-                and (_went(xy[:, r], m) or not self._handled(seg, m.centre, m))]
+        # was lost; but not one never seen off its place that the hand came over and one that
+        # turned up where the hand came too: it may have been lifted and carried there, and
+        # what turned up is then something else (a stone carried is put down by the hand; one
+        # that turned up where no hand came slid there)
+        lost = [r for r, m in enumerate(movers) if m.id not in after]
         if lost and unlinked:
             cost = np.array([[np.linalg.norm(movers[r].centre - loose_after[c].centre)
-                              for c in unlinked] for r in lost])
-            for r, c in assign(cost, np.inf):
+                              if _went(xy[:, r], movers[r])
+                              or not self._handled(seg, movers[r].centre, movers[r])
+                              or not self._handled(seg, loose_after[c].centre, loose_after[c])
+                              else np.inf for c in unlinked] for r in lost])
+            for r, c in assign(cost, float(np.max(cost, initial=0.0, where=np.isfinite(cost)))):
                 after[movers[lost[r]].id] = with_id(loose_after[unlinked[c]], movers[lost[r]].id)
                 linked.append((lost[r], unlinked[c]))
         for r, m in enumerate(movers):  # only a hand takes a stone away: one the hand never
