@@ -152,6 +152,7 @@ class Episode:
     shift: dict[int, float] = field(default_factory=dict)  # mm each stone at rest moved, measured
     # on its patch of the picture (sub-millimetre); absent where the patch could not tell
     pushed: set[int] = field(default_factory=set)  # moved only under the hand, and stayed near
+    hand: bool = True  # a hand was in view (in the scene at rest before, or during the episode)
 
     def displacement(self, sid: int) -> float:
         return float(np.linalg.norm(self.after[sid].centre - self.before[sid].centre))
@@ -184,12 +185,19 @@ def judge_episode(ep: Episode) -> list[dict]:
     never seen at rest: unsure); a stone set moving makes a shot; stones taken away make a
     pickup; nothing changed (a hovering hand) or stones only nudged by the hand make no event.
     A drop brings the whole ante (two stones or more): one new stone beside a shot is the shot's
-    (a stone it uncovered or knocked into view, or a false detection), never a drop. Only stones
+    (a stone it uncovered or knocked into view, or a false detection), never a drop; one new
+    stone beside a pickup, with nothing shot, is neither a drop nor a shot: a hand that takes a
+    stone away shoots none (a thing it left, or a false detection where it went); nor is one
+    that turned up with no hand in view: stones do not move by themselves, it lay there unseen
+    (under the arm when the drop settled, say). Only stones
     on the board are shot: one that moved on the table around it, and stays there, is no shot
     (a splashed stone tidied away, a thing on the table taken for a stone).
     """
     events: list[dict] = []
-    if len(ep.appeared) == 1 and not ep.moved and sum(f.on_board for f in ep.before.values()) >= 2:
+    if len(ep.appeared) == 1 and not ep.moved and (ep.vanished or not ep.hand):
+        pass  # the hand took stones away, and one turned up where it went, or no hand came
+        # (stones do not move by themselves: one the detector missed at rest): no shot, no drop
+    elif len(ep.appeared) == 1 and not ep.moved and sum(f.on_board for f in ep.before.values()) >= 2:
         events.append(_unseen_shooter(ep, ep.appeared[0]))
     elif len(ep.appeared) >= 2 or (ep.appeared and not ep.shot):
         landed = sum(ep.after[s].on_board for s in ep.appeared)

@@ -166,6 +166,7 @@ class Segment:
     before: np.ndarray  # full frame at rest before
     after: np.ndarray  # full frame at rest after
     hand: np.ndarray  # 0/1 thumbnail mask of a hand still in the picture at rest
+    hand_before: np.ndarray | None = None  # the same in the scene at rest before (None: none)
 
 
 def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
@@ -232,6 +233,7 @@ class MotionSegmenter:
     sigma: float | None = None  # thumbnail noise, measured on the first two frames
     sigma_small: float = 0.0  # the same on the episode frames
     _ref: np.ndarray | None = None
+    _ref_hand: np.ndarray | None = None  # the hand in the scene at rest (thumbnail mask)
     _clean: np.ndarray | None = None  # the last scene at rest without a hand
     _hand: np.ndarray | None = None  # the hand in the latest frame (thumbnail mask)
     _prev: np.ndarray | None = None
@@ -272,13 +274,15 @@ class MotionSegmenter:
     def moving(self) -> bool:
         return self._start >= 0
 
-    def reset(self, frame: np.ndarray, hand_free: bool = True) -> None:
+    def reset(self, frame: np.ndarray, hand: np.ndarray | None = None) -> None:
         """Take ``frame`` as the scene at rest (start, or after the camera was re-calibrated);
-        without a hand in it, it is also the reference that hands are told from."""
+        without a ``hand`` in it (its thumbnail mask), it is also the reference that hands are
+        told from."""
         thumb = self.view.thumbnail(frame)
         self._ref = thumb if self._clean is None else match_exposure(self._clean, thumb)
         self.ref_full = frame
-        if hand_free or self._clean is None:
+        self._ref_hand = hand if hand is not None and hand.any() else None
+        if self._ref_hand is None or self._clean is None:
             self._clean = self._ref
         self._prev = self._prev2 = self._ref
         self._start, self._stones, self._stirred, self._prev_frame = -1, False, None, None
@@ -394,6 +398,7 @@ class MotionSegmenter:
         carried = self._indices[cut:], self._frames[cut:], self._hands[cut:]
         hand_at_rest = self._hands[cut - 1] if cut else np.zeros_like(hand)
         seg = self._segment(rest, rest_frame, hand_at_rest)
+        self._ref_hand = hand_at_rest if hand_at_rest.any() else None
         if hand_at_rest.any():  # the reference the next episode is told from: that rest
             self._ref = rest_small
         else:
@@ -418,12 +423,12 @@ class MotionSegmenter:
         start = self._first if self._stones else self._start
         return Segment(start, end, [self._indices[i] for i in keep],
                        [self._frames[i] for i in keep], [self._hands[i] for i in keep],
-                       self.ref_full, after, hand)
+                       self.ref_full, after, hand, self._ref_hand)
 
     def _close(self, frame: np.ndarray, end: int) -> Segment:
         hand = self._hand if self._hand is not None else np.zeros(self._ref.shape[:2], np.uint8)
         seg = self._segment(end, frame, hand)
-        self.reset(frame, hand_free=not hand.any())
+        self.reset(frame, hand)
         return seg
 
     def _buffer(self, index: int, small: np.ndarray, hand: np.ndarray) -> None:

@@ -157,23 +157,30 @@ class AtRest:
 
     def _join_twins(self, before: dict[int, Footprint], after: dict[int, Footprint],
                     tracks: dict[int, Track]) -> set[int]:
-        """Two "stones" touching at rest that both travelled farther than their size and came to
-        rest touching in the same arrangement are one stone found as two (a faint stone's rim
-        found in halves): stones are rigid and separate, and two struck together part. Joined
-        (in place) under the first id, the outline of both, the centre weighed by their areas;
-        returns the ids joined into another."""
+        """Two "stones" touching at rest that both travelled farther than their size, never
+        parted on the way and came to rest touching at the same distance are one stone found as
+        two (a faint stone's rim found in halves, a stone and its glow): stones are rigid and
+        separate, and two struck together part. A stone spins as it slides, so the two parts'
+        arrangement turns with it: their distance is what stays (within two detections' error,
+        a pixel each). In flight their blob is split by the tracker, which can bring the parts'
+        centres closer (a blurred blob), never farther than the parts lie. Joined (in place)
+        under the first id, the outline of both, the centre weighed by their areas; returns
+        the ids joined into another."""
         gone: set[int] = set()
         moved = [i for i in tracks if i in before and i in after
                  and np.linalg.norm(after[i].centre - before[i].centre) > radius_mm(before[i])]
+        tol = max(TOUCH_MM, 2.0 / self.board.px_per_mm())
         for a, b in combinations(sorted(moved), 2):
             if a in gone or b in gone:
                 continue
             if clearance(before[a].outline, before[b].outline) >= TOUCH_MM or \
                     clearance(after[a].outline, after[b].outline) >= TOUCH_MM:
                 continue
-            was = before[b].centre - before[a].centre
-            now = after[b].centre - after[a].centre
-            if np.linalg.norm(now - was) >= TOUCH_MM:
+            was = float(np.linalg.norm(before[b].centre - before[a].centre))
+            now = float(np.linalg.norm(after[b].centre - after[a].centre))
+            both = tracks[a].seen & tracks[b].seen
+            apart = np.linalg.norm((tracks[b].xy - tracks[a].xy)[both], axis=1)
+            if abs(now - was) >= tol or np.any(apart >= was + tol):
                 continue
             w = np.array([area_mm2(before[a]), area_mm2(before[b])])
             w = w / w.sum() if w.sum() > 0 else np.array([0.5, 0.5])

@@ -104,7 +104,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         movers = [m for m in movers if m.id not in twins]
         new = [after[i] for i in after if i not in before]
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
-            movers += self._trace_back(seg, small_before, small_after, new, before, tracks)
+            traced = self._trace_back(seg, small_before, small_after, new, before, tracks)
+            movers += [f for f in traced if not self._rejoin(f, before, after, tracks)]
         onset = self._onsets(seg, small_before, small_after, movers + nudged, after)
         if sum(i not in before for i in after) >= 2:  # a drop (two stones or more): a "stone"
             for m in movers:  # seen only at the start that moved is more likely a new one landing
@@ -124,8 +125,25 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         self.rest = self._at_rest(before, after, shift)
         pushed = {i for i, t in tracks.items() if i in before and i in after
                   and self._pushed(seg, t, before[i], after[i])}
+        hand = seg.hand_before is not None or seg.hand.any() or any(h.any() for h in seg.hands)
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       dist, pushed)
+                       dist, pushed, hand)
+
+    def _rejoin(self, fp: Footprint, before: dict[int, Footprint], after: dict[int, Footprint],
+                tracks: dict) -> bool:
+        """A stone followed back in time to a known stone's place, that known stone not found at
+        rest (its track lost, it was taken for lifted), is that stone: joined under its id (in
+        place). Returns whether it was."""
+        gone = [i for i in before if i not in after and i != fp.id
+                and np.linalg.norm(before[i].centre - fp.centre) < radius_mm(before[i])]
+        if len(gone) != 1:
+            return False
+        (i,) = gone
+        after[i] = with_id(after.pop(fp.id), i)
+        del before[fp.id]
+        t = tracks.pop(fp.id)
+        tracks[i] = type(t)(i, t.frames, t.xy, t.seen)
+        return True
 
     def _found(self, frame: np.ndarray, ignore: np.ndarray | None) -> list[Footprint]:
         """The detector's stones at rest, as footprints, but for those where the picture shows

@@ -42,8 +42,11 @@ class Following:
             for f in loose_after:
                 self._new(f, after)
             return {}
+        pushed = {m.id for m in nudged}
         bg = self._background(small_before, small_after, tracked,
-                              [*after.values(), *loose_after])
+                              [*(f for i, f in after.items() if i in pushed), *loose_after],
+                              self._hand_left(seg), loose_after,
+                              [f for i, f in after.items() if i not in pushed])
         reach = 4 * max(radius_mm(m) for m in tracked)
         xy = self._follow(seg, bg, tracked, small_before, backward=False)
         pos = np.array([_last_seen(xy[:, r], m.centre) for r, m in enumerate(movers)])
@@ -53,8 +56,7 @@ class Following:
             cost = np.linalg.norm(pos[:, None] - np.array([f.centre for f in loose_after])[None],
                                   axis=2)
             for r, m in enumerate(movers):  # a stone found far away must have been seen going
-                travelled = np.linalg.norm(xy[:, r] - m.centre, axis=1)
-                if not np.nanmax(travelled, initial=0.0) > radius_mm(m):
+                if not _went(xy[:, r], m):
                     cost[r, np.linalg.norm(np.array([f.centre for f in loose_after]) - m.centre,
                                            axis=1) > 2 * radius_mm(m)] = np.inf
             linked = assign(cost, 1.5 * reach)
@@ -81,21 +83,57 @@ class Following:
                                   self._colour(small_before, m)):
                 after[m.id] = here
         unlinked = [c for c in range(len(loose_after)) if c not in {c2 for _, c2 in linked}]
+        # a stone gone from its place and one turned up where none was: one stone whose track
+        # was lost; but not one never seen off its place that the hand came over and one that
+        # turned up where the hand came too: it may have been lifted and carried there, and
+        # what turned up is then something else (a stone carried is put down by the hand; one
+        # that turned up where no hand came slid there)
         lost = [r for r, m in enumerate(movers) if m.id not in after]
-        if lost and unlinked:  # a stone gone from its place and one turned up where none was:
-            cost = np.array([[np.linalg.norm(movers[r].centre - loose_after[c].centre)  # one
-                              for c in unlinked] for r in lost])  # stone whose track was lost
-            for r, c in assign(cost, np.inf):
+        if lost and unlinked:
+            cost = np.array([[np.linalg.norm(movers[r].centre - loose_after[c].centre)
+                              if _went(xy[:, r], movers[r])
+                              or not self._handled(seg, movers[r].centre, movers[r])
+                              or not self._handled(seg, loose_after[c].centre, loose_after[c])
+                              else np.inf for c in unlinked] for r in lost])
+            for r, c in assign(cost, float(np.max(cost, initial=0.0, where=np.isfinite(cost)))):
                 after[movers[lost[r]].id] = with_id(loose_after[unlinked[c]], movers[lost[r]].id)
                 linked.append((lost[r], unlinked[c]))
-        for m in movers:  # only a hand takes a stone away: one the hand never came over stayed,
-            if m.id not in after and not self._handled(seg, m.centre, m):  # unseen at rest
-                after[m.id] = m  # (merged with a stone it touches): where it was is all we know
+        for r, m in enumerate(movers):  # only a hand takes a stone away: one the hand never
+            if m.id in after:  # came over stayed (merged with a stone it touches, or missed)
+                continue
+            if not self._handled(seg, m.centre, m):
+                after[m.id] = m  # unseen at rest: where it was is all we know
+            else:
+                slid = self._slid_away(seg, xy[:, r], m)
+                if slid is not None:
+                    after[m.id] = slid
         for c, f in enumerate(loose_after):
             if c not in {c2 for _, c2 in linked}:
                 self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(tracked)}
+
+    def _slid_away(self, seg: Segment, xy: np.ndarray, fp: Footprint) -> Footprint | None:
+        """Where a stone the detector did not find at rest lies, if it was seen sliding away
+        from the hand, coming to rest (its last three sightings within half its size), and no
+        hand came where it was last seen, from its last sightings on (a flick sends a stone
+        ahead of the finger; only a hand takes it away): its last sighting, corrected by the
+        blob's bias seen at its start. None if it was not seen farther than its size from its
+        place, if it was still going when last seen (carried off in the hand), or if it was
+        last seen by or under a hand (taken, or the hand's wake followed)."""
+        seen = np.flatnonzero(~np.isnan(xy[:, 0]))
+        if len(seen) < 3 or np.linalg.norm(xy[seen[-1]] - fp.centre) <= radius_mm(fp):
+            return None
+        last = xy[seen[-1]]
+        if np.linalg.norm(xy[seen[-3:]] - last, axis=1).max() >= 0.5 * radius_mm(fp) or \
+                not self._seen_lying(seg, seen[-3:], last, fp):
+            return None  # still going when last seen (carried in the hand), or a flicker
+        if any(self._hand_at(seg.hands[k], xy[k], fp) for k in seen[-3:]) or \
+                any(self._hand_at(h, last, fp) for h in seg.hands[seen[-1]:]):
+            return None
+        head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
+        end = last + (head[1] if head else 0.0)
+        return Footprint(fp.id, end, fp.shape + end, bool(self.board.on_board(end[None])[0]))
 
     def _came(self, seg: Segment, scenes: tuple[np.ndarray, np.ndarray], fp: Footprint,
               others: list[Footprint], colour: np.ndarray) -> bool:
@@ -122,15 +160,30 @@ class Following:
             took_colour((small_before, small_after), spot, colour)
 
     def _background(self, small_before: np.ndarray, small_after: np.ndarray,
-                    movers: list[Footprint], there: list[Footprint]) -> np.ndarray:
+                    movers: list[Footprint], there: list[Footprint],
+                    hand: np.ndarray | None = None, came: list[Footprint] = (),
+                    stay: list[Footprint] = ()) -> np.ndarray:
         """The scene with only the unmoved stones: movers painted with the board after, or,
         where a stone lies after (``there``: a stone pushed a little, or one come to rest on
         the place another left), with the board around them filled in (inpainting): a stone
         painted into the background would show as a hole wherever it is not. What changed
-        around a mover's place (its shadow) is painted too, or it would stay behind as a blob."""
+        around a mover's place (its shadow) is painted too, or it would stay behind as a blob.
+        Where a stone that did not move (``stay``) lies within a mover's place (touching it),
+        the picture after is taken as it is: filled in, its edge would show as a blob in every
+        frame.
+        Where a hand lay in the scene before and is gone after (``hand``, a thumbnail mask: it
+        paused there before the stroke), the board is taken from after, but for the places
+        where stones ``came`` to rest, filled in: a stone sliding where the hand had been would
+        otherwise be lost in the hand's shape left behind in the background."""
         bg = small_before.copy()
         shape = bg.shape[:2]
         grow = np.ones((5, 5), np.uint8)
+        if hand is not None:
+            hand = cv2.dilate(cv2.resize(hand, shape[::-1], interpolation=cv2.INTER_NEAREST), grow)
+            lying = np.zeros(shape, np.uint8)
+            for fp in came:
+                lying |= cv2.dilate(self._mask(fp, shape), grow) & hand
+            bg[(hand > 0) & (lying == 0)] = small_after[(hand > 0) & (lying == 0)]
         paint = np.zeros(shape, np.uint8)
         around = np.zeros(shape, np.uint8)
         px_per_mm = self.board.px_per_mm() / self.view.track
@@ -147,16 +200,39 @@ class Following:
         for fp in there:
             occupied |= cv2.dilate(self._mask(fp, shape), grow)
         fill = (paint & occupied) | extra  # what changed there after may be another stone
+        if hand is not None:
+            fill |= lying
         paint |= extra
-        take = (paint > 0) & (fill == 0)
-        bg[take] = small_after[take]
-        if fill.any():
-            ys, xs = np.nonzero(fill)
-            y0, y1 = max(0, ys.min() - 8), min(shape[0], ys.max() + 9)
-            x0, x1 = max(0, xs.min() - 8), min(shape[1], xs.max() + 9)
-            bg[y0:y1, x0:x1] = cv2.inpaint(np.ascontiguousarray(bg[y0:y1, x0:x1]),
-                                           fill[y0:y1, x0:x1], 3, cv2.INPAINT_TELEA)
+        if not paint.any() and not fill.any():
+            return bg
+        ys, xs = np.nonzero(paint | fill)
+        y0, y1 = max(0, ys.min() - 8), min(shape[0], ys.max() + 9)
+        x0, x1 = max(0, xs.min() - 8), min(shape[1], xs.max() + 9)
+        box = np.s_[y0:y1, x0:x1]
+        board = cv2.inpaint(np.ascontiguousarray(bg[box]), (paint | fill)[box], 3, cv2.INPAINT_TELEA)
+        # a mover's place after, where it looks like the board around it; what does not (more
+        # than the board's grain, in specks) is a stone come to rest there that the detector
+        # missed (painted in, it would hide that stone wherever it goes by): the board filled
+        # in from around
+        odd = (channel_diff(small_after[box], board) > 2 * self.level).view(np.uint8)
+        odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        take = (paint[box] > 0) & (fill[box] == 0) & (odd == 0)
+        part = bg[box]
+        part[(paint | fill)[box] > 0] = board[(paint | fill)[box] > 0]
+        part[take] = small_after[box][take]
+        for fp in stay:
+            keep = (cv2.dilate(self._mask(fp, shape), SPECK)[box] > 0) & ((paint | fill)[box] > 0)
+            part[keep] = small_after[box][keep]
         return bg
+
+    @staticmethod
+    def _hand_left(seg: Segment) -> np.ndarray | None:
+        """Where a hand lay in the scene at rest before the episode and none lies at its end
+        (a thumbnail mask), or None."""
+        if seg.hand_before is None:
+            return None
+        left = seg.hand_before & (1 - seg.hand)
+        return left if left.any() else None
 
     def _follow(self, seg: Segment, bg: np.ndarray, stones: list[Footprint],
                 rest: np.ndarray, backward: bool) -> np.ndarray:
@@ -185,6 +261,11 @@ class Following:
         last = np.full(len(stones), first - 1)
         xy = np.full((len(seg.indices), len(stones), 2), np.nan)
         kernel = np.ones((3, 3), np.uint8)
+        # a stone whose body is the board's colour shows as its parts (its lit top, its dark
+        # side and shadow) with a seam of board between: seams narrower than a third of the
+        # smallest stone are closed, never a gap between two stones apart
+        gap = max(1, int(radius_px.min() / 3))
+        mend = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1))
         wide = 4 * int(np.ceil(radius_px.max())) + 1  # a stone's diameter around the arm
         near_arm = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide))
         h, w = bg.shape[:2]
@@ -221,6 +302,7 @@ class Following:
                     fg[arm[oy:oy + fg.shape[0], ox:ox + fg.shape[1]] > 0] = 0
             if areas.min() > 12:
                 fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
+            fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, mend)  # one stone's parts, one blob
             if not cv2.countNonZero(fg):
                 continue  # nothing but the arm here (a stone under the hand): no blobs to label
             n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
@@ -238,7 +320,7 @@ class Following:
                     continue
                 box = slice(y, y + bh), slice(x, x + bw)
                 mask = (labels[box] == j).view(np.uint8)
-                col = np.array(cv2.mean(crop[box], mask=mask)[:crop.shape[2]])
+                col = _core_colour(crop[box], ground_crop[box], mask)
                 edge = cv2.countNonZero(near_ever[box] & mask) > 0
                 under = np.array(cv2.mean(ground_crop[box], mask=mask)[:crop.shape[2]])
                 # stones predicted within their radius of the blob's box: only where two are
@@ -316,13 +398,23 @@ class Following:
         if len(seen) < 3:
             return None
         tail = xy[seen[-3:]]
-        if np.linalg.norm(tail[-1] - tail[0]) >= 0.5 * radius_mm(fp):
+        if np.linalg.norm(tail[-1] - tail[0]) >= 0.5 * radius_mm(fp) or \
+                not self._seen_lying(seg, seen[-3:], tail[-1], fp):
             return None
         head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
         end = tail.mean(axis=0) + (head[1] if head else 0.0)
         spot = self._mask(Footprint(fp.id, end, fp.shape + end, True), small_after.shape[:2]) > 0
         changed = colour_diff(small_after, seg.frames[seen[-3]]) > self.level
         return end if np.count_nonzero(changed & spot) <= 0.2 * np.count_nonzero(spot) else None
+
+    def _seen_lying(self, seg: Segment, seen: np.ndarray, where: np.ndarray, fp: Footprint) -> bool:
+        """Whether something seen at ``where`` in the frames ``seen`` (indices, in order) was seen
+        in most frames between them (where no hand covered it): a stone lying in view is seen
+        in nearly every frame, a flicker of the picture (compression at the board's rim) now
+        and then."""
+        gaps = sorted(set(range(seen[0], seen[-1] + 1)) - set(seen.tolist()))
+        missed = sum(not self._hand_at(seg.hands[k], where, fp) for k in gaps)
+        return missed <= len(seen)
 
     def _trace_back(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
                     new: list[Footprint], before: dict[int, Footprint],
@@ -407,6 +499,26 @@ class Following:
         return not np.any(free & (dist > step * (b - a)) & (dist > 2 * step))
 
 
+def _core_colour(crop: np.ndarray, ground: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A blob's colour: the mean of its pixels, each weighed by how unlike any brightness of
+    the ``ground`` under it (the background) it is. A stone's blob holds its shadow and,
+    blurred in, the board: a shadow or the light only scales the board's colour, and the board
+    is its own, so either would drag a plain mean toward the board's colour (a small stone with
+    a long shadow then looks more like the board than like itself); the stone brings its own
+    colour. A blob of the board's colour (a hand's shadow, a stone of the board's colour) has
+    nothing to weigh: its plain mean."""
+    ys, xs = np.nonzero(mask)
+    if not len(ys):
+        return np.array(cv2.mean(crop, mask=mask)[:crop.shape[2]])
+    p = crop[ys, xs].astype(np.float32)
+    g = ground[ys, xs].astype(np.float32)
+    k = (p * g).sum(axis=1, keepdims=True) / np.maximum((g * g).sum(axis=1, keepdims=True), 1.0)
+    off = np.linalg.norm(p - k * g, axis=1)
+    if off.sum() <= 0:
+        return p.mean(axis=0).astype(np.float64)
+    return (off @ p / off.sum()).astype(np.float64)
+
+
 def _track(sid: int, indices: list[int], xy: np.ndarray, start: Footprint,
            end: Footprint | None) -> Track:
     """The sightings corrected for the blob's bias, unseen frames filled by linear interpolation
@@ -468,6 +580,11 @@ def _tail_rest(xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
         return None
     head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
     return tail.mean(axis=0) + (head[1] if head else 0.0)
+
+
+def _went(xy: np.ndarray, fp: Footprint) -> bool:
+    """Whether a stone was seen farther from its place than its size."""
+    return bool(np.nanmax(np.linalg.norm(xy - fp.centre, axis=1), initial=0.0) > radius_mm(fp))
 
 
 def _last_seen(xy: np.ndarray, default: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
-from tests.vision.judge_clips import GATE, SIZE_MM, Composer
+from tests.vision.judge_clips import GATE, SHOOTER_START, SIZE_MM, Composer
 from vision.board import find_board
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
 from vision.live import LiveJudge
@@ -21,6 +21,7 @@ from vision.patches import patch_shift, place_left, took_colour
 from vision.resting import consensus
 from vision.stones import detect_stones
 from vision.tracking import EpisodeTracker
+from vision.tracks import _core_colour
 
 FPS = 30.0
 R = 14.0  # the drawn stones' radius (mm), before their wobble
@@ -399,3 +400,202 @@ def test_a_stone_brings_its_colour_where_a_shadow_only_darkens():
     assert took_colour((white, stone), spot, pink)
     assert not took_colour((white, shadow), spot, pink)
     assert not took_colour((white, shadow), spot, np.array([110.0, 110.0, 110.0]))
+
+
+
+def test_a_stone_sliding_where_a_hand_had_paused_is_followed():
+    """RULINGS Rocca, Rubber Band: a shot through the gate passes. One player's arm reached in
+    from the East along the shooter's lane and lay still there (the scene settled with it: a
+    hover, no event); the shooter's hand came from the West and flicked the shooter East while
+    the other arm withdrew, so the shooter slid where that arm had lain and came to rest there.
+    The shooter is followed along its slide (not lost in the arm's shape left behind in the
+    scene at rest before the stroke), and the shot passes."""
+    c = Composer([*GATE, SHOOTER_START])
+    still = {0: GATE[0], 1: GATE[1]}
+    where = {**still, 2: SHOOTER_START}
+    frames = [c.frame(where) for _ in range(12)]
+    lane, tip = c.px((330.0, 152.0)), c.px((235.0, 152.0))
+    behind = c.px((SHOOTER_START[0] - 16, 150.0))
+
+    def arms(f: np.ndarray, east: float, west: float) -> np.ndarray:
+        """The arm lying along the lane from the East edge (``east``: how far in, 0-1) and the
+        shooter's arm from the West edge (``west``)."""
+        if east > 0:
+            draw_hand(f, (639, lane[1]), (int(639 - (639 - tip[0]) * east), tip[1]), width=40)
+        if west > 0:
+            draw_hand(f, (0, behind[1]), (int(behind[0] * west), behind[1]), width=40)
+        return f
+
+    frames += [arms(c.frame(where), j / 8, 0) for j in range(1, 9)]
+    frames += [arms(c.frame(where), 1, 0) for _ in range(15)]
+    frames += [arms(c.frame(where), 1, j / 8) for j in range(1, 9)]
+    path = _slide(SHOOTER_START, (300.0, 154.0), 18)
+    for j, p in enumerate(path[1:], 1):
+        frames.append(arms(c.frame({**still, 2: p}), max(0, 1 - j / 3), max(0, 1 - j / 4)))
+    frames += [c.frame({**still, 2: path[-1]}) for _ in range(20)]
+    judge = LiveJudge(SIZE_MM, FPS)
+    decisions = list(judge.run((f, i / FPS) for i, f in enumerate(frames)))
+    (shot,) = [e for d in decisions for e in d.events]
+    assert (shot["type"], shot["verdict"], shot["gate"] is not None) == ("shot", "pass", True)
+    (ep,) = [d.episode for d in decisions]
+    track = ep.tracks[shot["shooter"]]
+    gone = track.frames >= len(frames) - 20 - len(path) + 5  # both arms gone, the stone sliding
+    assert track.seen[gone].mean() > 0.8
+
+
+def test_a_small_stone_with_a_long_shadow_keeps_its_colour_in_flight():
+    """A sliding stone's blob holds the stone, its shadow (the board made darker) and the board
+    blurred in; a small stone's share is small. The blob's colour, by which the tracker tells
+    the stone from a stone of the board's colour, is that of its part least like any brightness
+    of the board: nearer the stone's own colour than the board's, while a blob of shadow and
+    board alone (a hand's shadow, a stone of the board's colour) stays the board's."""
+    board, stone = np.array([88.0, 115.0, 196.0]), np.array([90.0, 170.0, 230.0])
+
+    def blob(pixels: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        crop = np.array(pixels, np.float32).reshape(1, -1, 3).astype(np.uint8)
+        return crop, np.broadcast_to(board, crop.shape).astype(np.uint8), np.ones(crop.shape[:2], np.uint8)
+
+    crop, ground, mask = blob([stone] * 30 + [0.7 * board] * 50 + [(board + stone) / 2] * 20 + [board] * 20)
+    col = _core_colour(crop, ground, mask)
+    assert np.linalg.norm(col - stone) < np.linalg.norm(col - board)
+    plain = crop[0].mean(axis=0)
+    assert np.linalg.norm(plain - stone) > np.linalg.norm(plain - board)  # the whole blob's mean
+    col = _core_colour(*blob([0.7 * board] * 50 + [0.9 * board] * 30 + [board] * 20))
+    assert np.linalg.norm(col - board) < np.linalg.norm(col - stone)
+
+
+def _tracker(c: Composer) -> tuple[EpisodeTracker, View]:
+    board = find_board(c.frame({}), SIZE_MM)
+    view = View.of(board, c.bg.shape)
+    return EpisodeTracker(board, view, lambda img, ignore: detect_stones(img, board, ignore), FPS), view
+
+
+def test_a_stone_seen_in_parts_is_followed_as_one():
+    """A stone whose body is the board's colour shows, sliding, only as its parts: its lit top
+    on one side and its dark side on the other, with a seam of board between. It is followed at
+    its middle, as one stone, not jumping between its parts."""
+    c = Composer([(120.0, 150.0)])  # its place only: the stone is drawn in parts
+    tracker, view = _tracker(c)
+    frames, truth = [], []
+    for k in range(12):
+        at = np.array([120.0 + 8 * k, 150.0])
+        f = c.frame({})
+        x, y = c.px(at)
+        cv2.circle(f, (x - 8, y), 5, (230, 230, 230), -1)  # the lit top
+        cv2.circle(f, (x + 8, y), 5, (20, 20, 20), -1)  # the dark side and its shadow
+        frames.append(f)
+        truth.append(at)
+    start = Footprint(0, truth[0], convex(_disc(0, *truth[0]).outline), True)
+    seg = Segment(0, 11, list(range(12)), [view.small(f) for f in frames],
+                  [np.zeros((1, 1), np.uint8)] * 12, frames[0], frames[-1], np.zeros((1, 1), np.uint8))
+    xy = tracker._follow(seg, view.small(c.frame({})), [start], view.small(frames[0]), backward=False)
+    seen = ~np.isnan(xy[:, 0, 0])
+    assert seen.mean() > 0.8
+    assert np.abs(xy[seen, 0] - np.array(truth)[seen]).max() < 3.0
+
+
+def test_a_movers_place_is_bare_board_unless_a_stone_lies_there_after():
+    """The background a stone in flight is seen against holds the board where a stone left.
+    Where the picture after shows something else there (the shooter come to rest on the place
+    the struck stone left, a stone the detector missed at rest), the board is filled in from
+    around it: painted in, that stone would be hidden wherever it went by."""
+    c = Composer([(150.0, 150.0), (158.0, 150.0)])
+    tracker, view = _tracker(c)
+    before, after = c.frame({0: (150.0, 150.0)}), c.frame({1: (158.0, 150.0)})
+    struck = Footprint(0, np.array([150.0, 150.0]), convex(_disc(0, 150.0, 150.0).outline), True)
+    bg = tracker._background(view.small(before), view.small(after), [struck], [])
+    x, y = np.round(view.to_small(c.project(np.array([[153.0, 150.0]])))[0]).astype(int)
+    board = view.small(c.frame({}))
+    assert np.abs(bg[y - 2:y + 3, x - 2:x + 3].astype(int) - board[y - 2:y + 3, x - 2:x + 3]).max() < 20
+
+
+def test_a_stone_seen_sliding_away_from_the_hand_is_not_taken():
+    """Only a hand takes a stone away. A stone flicked out of the hand's reach, seen sliding away
+    from it to a stop and lost there (the detector missing it at rest), lies where it was last
+    seen; one the hand came over where it was last seen may have been taken (no place), and
+    one still going fast when last seen was carried off in the hand."""
+    c = Composer([(100.0, 150.0)])
+    tracker, view = _tracker(c)
+    start = Footprint(0, np.array([100.0, 150.0]), convex(_disc(0, 100.0, 150.0).outline), True)
+    xy = np.array([[x, 150.0] for x in (100, 115, 130, 145, 158, 168, 175, 179, 181, 182)]
+                  + [[np.nan, np.nan]] * 2)  # sliding to a stop, then lost
+    thumb = view.thumbnail(c.frame({})).shape[:2]
+    hand = np.zeros(thumb, np.uint8)
+    x, y = (view.to_small(c.project(np.array([[90.0, 150.0]])))[0] / (view.thumb // view.track)).astype(int)
+    hand[y - 3:y + 4, :x + 1] = 1  # the arm from the West edge, its finger at the stone
+    free = np.zeros(thumb, np.uint8)
+    seg = Segment(0, 11, list(range(12)), [], [hand] * 2 + [free] * 10, c.frame({}), c.frame({}), free)
+    end = tracker._slid_away(seg, xy, start)
+    assert end is not None and np.hypot(*(end.centre - (182.0, 150.0))) < 1.0
+    x, y = (view.to_small(c.project(np.array([[182.0, 150.0]])))[0] / (view.thumb // view.track)).astype(int)
+    came = np.zeros(thumb, np.uint8)
+    came[y - 3:y + 4, x:] = 1  # a hand from the East over where it was last seen
+    seg.hands = [hand] * 2 + [free] * 8 + [came] * 2
+    assert tracker._slid_away(seg, xy, start) is None
+    seg.hands = [hand] * 2 + [free] * 10
+    carried = np.array([[100.0 + 12 * k, 150.0] for k in range(10)] + [[np.nan, np.nan]] * 2)
+    assert tracker._slid_away(seg, carried, start) is None
+
+
+def test_a_flicker_now_and_then_is_no_stone_lying_there():
+    """A stone lying in view is seen in nearly every frame; compression flickers at a strong
+    edge (the board's rim) now and then. A track that ends on something seen only every sixth
+    frame, with no hand over it in between, did not find its stone lying there."""
+    c = Composer([(150.0, 150.0)])
+    tracker, view = _tracker(c)
+    at = np.array([150.0, 150.0])
+    still = Footprint(0, at, convex(_disc(0, *at).outline), True)
+    lying = c.frame({0: tuple(at)})
+    free = [np.zeros(view.thumbnail(lying).shape[:2], np.uint8)] * 19
+    seg = Segment(0, 18, list(range(19)), [view.small(lying)] * 19, free, lying, lying, free[0])
+    steady = np.array([at] * 19)
+    assert tracker._still_there(seg, steady, still, view.small(lying)) is not None
+    flicker = np.full((19, 2), np.nan)
+    flicker[::6] = at
+    assert tracker._still_there(seg, flicker, still, view.small(lying)) is None
+
+
+
+
+def test_a_stone_taken_from_against_another_is_a_pickup():
+    """After a passed shot the player takes the shooter away (a pickup), here from against the
+    stone it came to rest on. The stone left lying where it was is part of the scene the
+    shooter's place is seen against: the pickup is reported, not a nudge of the shooter onto
+    the other stone's edge."""
+    lying, taken = (200.0, 150.0), (229.0, 150.0)
+    c = Composer([lying, taken])
+    frames = [c.frame({0: lying, 1: taken}) for _ in range(12)]
+    tip = c.px((taken[0] + 6, taken[1]))
+    for j in range(1, 9):  # the arm reaches in from the East over the stone
+        f = c.frame({0: lying, 1: taken})
+        draw_hand(f, (639, tip[1]), (int(639 - (639 - tip[0]) * j / 8), tip[1]), width=50)
+        frames.append(f)
+    for j in range(8):  # it closes over the stone and lifts it away
+        f = c.frame({0: lying})
+        draw_hand(f, (639, tip[1]), (int(tip[0] + (639 - tip[0]) * j / 8), tip[1]), width=50)
+        frames.append(f)
+    frames += [c.frame({0: lying}) for _ in range(20)]
+    events, judge = _run(frames)
+    assert [(e["type"], len(e["stones"])) for e in events] == [("pickup", 1)]
+    (left,) = judge.rest.values()
+    assert np.hypot(*(left.centre - lying)) < 3.0
+
+
+def test_a_stone_followed_back_to_a_known_stones_place_is_that_stone():
+    """Stones are neither made nor destroyed by a shot. The shooter's own track was lost from its
+    place on (the hand over it, then a blur), so it was not linked to where it came to rest;
+    the stone found there, followed back in time, started from the shooter's place: it is the
+    shooter (one stone, its id kept), not a new stone while the shooter is reported taken."""
+    c = Composer([(100.0, 150.0)])
+    tracker, _ = _tracker(c)
+    known = _disc(0, 100.0, 150.0)
+    came = _disc(7, 250.0, 150.0)
+    traced = _disc(7, 101.5, 149.0)
+    before, after = {0: known, 7: traced}, {7: came}
+    tracks = {7: Track(7, np.arange(3), np.array([[101.5, 149.0], [180.0, 150.0], [250.0, 150.0]]),
+                       np.ones(3, bool))}
+    assert tracker._rejoin(traced, before, after, tracks)
+    assert set(before) == {0} and set(after) == {0} and set(tracks) == {0}
+    assert np.allclose(after[0].centre, (250.0, 150.0)) and tracks[0].id == 0
+    far = _disc(8, 180.0, 60.0)  # followed back to nowhere known: a stone of its own
+    assert not tracker._rejoin(far, {0: known, 8: far}, {8: _disc(8, 250.0, 60.0)}, {})

@@ -98,11 +98,13 @@ def test_a_stone_missed_beside_the_hand_is_still_the_shooter():
     assert shot["shooter"] in {s["id"] for s in judge.initial.rest}
 
 
-def _halves(s: Stone) -> list[Stone]:
-    """A faint stone's rim found as two stones: two overlapping half-size detections."""
+def _halves(s: Stone, turn: float = 0.0) -> list[Stone]:
+    """A faint stone's rim found as two stones: two overlapping half-size detections, side by
+    side along the direction ``turn`` (radians from East)."""
     out = []
+    axis = np.array([np.cos(turn), np.sin(turn)])
     for side in (-1, 1):
-        centre = np.array([s.x_mm, s.y_mm]) + side * np.array([0.45 * s.radius_mm, 0.0])
+        centre = np.array([s.x_mm, s.y_mm]) + side * 0.45 * s.radius_mm * axis
         ring = np.linspace(0, 2 * np.pi, 16, endpoint=False)
         outline = centre + 0.6 * s.radius_mm * np.stack([np.cos(ring), np.sin(ring)], axis=1)
         out.append(dataclasses.replace(s, x_mm=float(centre[0]), y_mm=float(centre[1]),
@@ -117,9 +119,45 @@ def test_a_stone_found_in_halves_and_missed_at_rest_is_one_shooter():
     (stones are rigid and separate, two struck together part); and what came to rest where the
     track ended stands out from the board: a stone, not the hand's wake. So: a clear (two
     stones on the board), missed, and the shooter not reported taken."""
-    start, stop, target = (90.0, 150.0), (200.0, 150.0), (270.0, 150.0)
-    c = Composer([GATE[0], GATE[1], start, target])
-    still = {3: target}
+
+    def fault(call, found):
+        out = []
+        for s in found:
+            if _near([s], CLEAR_START):
+                out += _halves(s)
+            elif not _near([s], CLEAR_STOP):
+                out.append(s)
+        return out
+
+    _assert_one_missed_clear(FaultyJudge(fault))
+
+
+def test_a_stone_found_in_halves_that_spun_as_it_slid_is_one_shooter():
+    """RULINGS Rocca, clears: stopping short of the other piece is a missed clear. The detector
+    finds the shooter as two touching halves at the start and again where it comes to rest,
+    side by side across another direction there (a stone spins as it slides: its halves turn
+    with it). The two "stones" slid together at the same distance all the way and came to rest
+    touching: one stone, one shot (not a clear played by one half into the other)."""
+
+    def fault(call, found):
+        out = []
+        for s in found:
+            out += _halves(s) if _near([s], CLEAR_START) else \
+                _halves(s, 0.8) if _near([s], CLEAR_STOP) else [s]
+        return out
+
+    _assert_one_missed_clear(FaultyJudge(fault))
+
+
+CLEAR_START, CLEAR_STOP, CLEAR_TARGET = (90.0, 150.0), (200.0, 150.0), (270.0, 150.0)
+
+
+def _missed_clear() -> list[np.ndarray]:
+    """A clear: the shooter (2) flicked East from CLEAR_START stops at CLEAR_STOP, short of the
+    other stone (3) at CLEAR_TARGET."""
+    start, stop = CLEAR_START, CLEAR_STOP
+    c = Composer([GATE[0], GATE[1], start, CLEAR_TARGET])
+    still = {3: CLEAR_TARGET}
     frames = [c.frame({**still, 2: start}) for _ in range(12)]
     tip = c.px((start[0] - 16, start[1]))
     for j in range(1, 9):
@@ -132,24 +170,16 @@ def test_a_stone_found_in_halves_and_missed_at_rest_is_one_shooter():
         if j < 5:
             draw_hand(f, (0, tip[1]), (int(tip[0] * (1 - j / 5)) + 1, tip[1]), width=40)
         frames.append(f)
-    frames += [c.frame({**still, 2: stop}) for _ in range(20)]
+    return frames + [c.frame({**still, 2: stop}) for _ in range(20)]
 
-    def fault(call, found):
-        out = []
-        for s in found:
-            if _near([s], start):
-                out += _halves(s)
-            elif not _near([s], stop):
-                out.append(s)
-        return out
 
-    judge = FaultyJudge(fault)
-    events = _events(judge, frames)
+def _assert_one_missed_clear(judge: LiveJudge) -> None:
+    events = _events(judge, _missed_clear())
     assert [e["type"] for e in events] == ["shot"]
     (shot,) = events
     assert (shot["kind"], shot["verdict"], shot["fouls"]) == ("clear", "foul", ["missed_clear"])
     rest = sorted(tuple(np.round(f.centre)) for f in judge.rest.values())
-    assert len(rest) == 2 and np.hypot(*np.subtract(rest[0], stop)) < 4.0
+    assert len(rest) == 2 and np.hypot(*np.subtract(rest[0], CLEAR_STOP)) < 4.0
 
 
 def test_a_straight_edge_has_no_closed_outline():
@@ -284,3 +314,36 @@ def test_a_speck_far_off_while_the_shooter_is_hidden_does_not_lead_its_track_awa
     later = xy[6:]
     assert not np.isnan(later).any()
     assert np.abs(later - np.array(path[6:]) - (shooter.centre - start)).max() < 4.0
+
+
+def test_a_stone_carried_away_is_not_linked_to_a_false_stone_elsewhere():
+    """A shot is a stone set sliding, never one lifted. The hand comes over a stone, lifts it and
+    carries it off (never seen off its place but under the hand), and at the rest after it the
+    detector finds a false stone far off, where the hand went by. That is a pickup, not a shot
+    of the stone to where the false one lies (nor a drop of one stone)."""
+    taken = (300.0, 200.0)
+    c = Composer([*GATE, taken])
+    gate = {0: GATE[0], 1: GATE[1]}
+    frames = [c.frame({**gate, 2: taken}) for _ in range(12)]
+    tip = c.px((taken[0] + 10, taken[1]))
+    for j in range(1, 9):  # the arm reaches in from the East over the stone
+        f = c.frame({**gate, 2: taken})
+        draw_hand(f, (639, tip[1]), (int(639 - (639 - tip[0]) * j / 8), tip[1]), width=60)
+        frames.append(f)
+    for j in range(8):  # the hand closes over it and lifts it away
+        f = c.frame(gate)
+        draw_hand(f, (639, tip[1]), (int(tip[0] + (639 - tip[0]) * j / 8), tip[1]), width=60)
+        frames.append(f)
+    left = c.frame(gate)
+    cv2.circle(left, c.px((360.0, 200.0)), 6, (60, 60, 60), -1)  # a speck the hand left
+    frames += [left.copy() for _ in range(20)]
+
+    def fault(call, found):
+        if call and found:  # a false stone there
+            s = found[0]
+            return [*found, dataclasses.replace(s, x_mm=360.0, y_mm=200.0, outline_mm=np.asarray(
+                s.outline_mm) + (360.0 - s.x_mm, 200.0 - s.y_mm))]
+        return found
+
+    events = _events(FaultyJudge(fault), frames)
+    assert [(e["type"], len(e.get("stones", []))) for e in events] == [("pickup", 1)]

@@ -171,3 +171,26 @@ def test_a_single_stone_turning_up_among_resting_ones_is_an_unsure_shot():
     assert (e["type"], e["verdict"], e["shooter"]) == ("shot", "unsure", 5) and e["why"]
     (e,) = judge_episode(Episode(0, 30, 60.0, {}, {5: stone(5, 300, 200)}))
     assert (e["type"], e["landed"]) == ("drop", 1)
+
+
+def test_a_stone_turning_up_where_a_hand_took_one_away_is_no_shot():
+    """A shot is a stone set sliding, never one lifted: a hand that took a stone away (a pickup)
+    while one new stone turned up where it went (a thing it left on the table, or a false
+    detection), with no stone set moving, made a pickup only: no drop (a drop brings two stones
+    or more, rocca.txt "Starting a turn") and no shot for the players to decide."""
+    before = {0: stone(0, 100, 100), 1: stone(1, *GATE[1]), 2: stone(2, *GATE[2])}
+    after = {1: before[1], 2: before[2], 5: stone(5, 480, 20)}
+    (e,) = judge_episode(Episode(0, 30, 60.0, before, after, onset={0: 7}))
+    assert e == {"type": "pickup", "start": 7, "end": 30, "stones": [0]}
+
+
+def test_a_stone_turning_up_with_no_hand_in_view_is_no_shot():
+    """Stones do not move by themselves: one new stone among stones at rest, in an episode in
+    which no hand was in view (the picture changed as the arm's shadow left, and the detector
+    now finds a stone it had missed under it), was lying there: no shot, no drop. With a hand in
+    view it is a shot by a stone never seen before it (unsure)."""
+    before = {1: stone(1, *GATE[1]), 2: stone(2, *GATE[2])}
+    after = {**before, 5: stone(5, 300, 200)}
+    assert judge_episode(Episode(0, 30, 60.0, before, after, hand=False)) == []
+    (e,) = judge_episode(Episode(0, 30, 60.0, before, after, hand=True))
+    assert (e["type"], e["verdict"]) == ("shot", "unsure")
