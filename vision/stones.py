@@ -427,9 +427,10 @@ def detect_stones(
         parts = [p for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)
                  for p in _split(d, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d)]
         contrast = surface.contrast(slice(y0, y1), slice(x0, x1))
-        for part in _join_shadows(parts, _with_penumbra(shadow, faint, min_d * 0.3)):
+        shade = _with_penumbra(shadow, faint, min_d * 0.3)
+        for part in _join_shadows(parts, shade):
             for piece in _contrast_outlines(part, contrast, shadow, min_d, params.threshold):
-                trimmed = _trim_shadow(piece, shadow, faint, z[y0:y1, x0:x1], min_d, params.threshold)
+                trimmed = _trim_shadow(piece, shade, z[y0:y1, x0:x1], min_d, params.threshold)
                 for one in _cut_at_waists(trimmed, min_d):
                     footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
                                                  min_score, float((shadow & one).sum() / one.sum())))
@@ -653,14 +654,9 @@ def _convex(mask: np.ndarray) -> np.ndarray:
 def _convex_if_crescent(mask: np.ndarray) -> np.ndarray:
     """A stone of the surface's colour shows only its shaded side: a crescent; its hull is the stone."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if len(contours) != 1:
+    if len(contours) != 1 or cv2.contourArea(contours[0]) >= 0.8 * cv2.contourArea(cv2.convexHull(contours[0])):
         return mask
-    hull = cv2.convexHull(contours[0])
-    if cv2.contourArea(contours[0]) >= 0.8 * cv2.contourArea(hull):
-        return mask
-    out = mask.copy()
-    cv2.fillPoly(out, [hull], 1)
-    return out
+    return _convex(mask)
 
 
 def _shadow_like(ycc: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -684,18 +680,16 @@ def _with_penumbra(shade: np.ndarray, faint: np.ndarray, width: float) -> np.nda
     return shade | (faint & cv2.dilate(shade, _disk(width)))
 
 
-def _trim_shadow(part: np.ndarray, shadow: np.ndarray, faint: np.ndarray, z: np.ndarray, min_d: float,
-                 threshold: float) -> np.ndarray:
-    """Cut a cast shadow, with its soft edge, off one stone's footprint, when a stone of its own
-    colour remains.
+def _trim_shadow(part: np.ndarray, shade: np.ndarray, z: np.ndarray, min_d: float, threshold: float) -> np.ndarray:
+    """Cut a cast shadow (`shade`: with its soft edge, `_with_penumbra`) off one stone's
+    footprint, when a stone of its own colour remains.
 
     A stone of the surface's own hue looks like shade all over; it is left whole (its shadow then
     widens it: the documented bias).
     """
-    sh = shadow & part
+    sh = shade & part
     if not sh.any():
         return part
-    sh = _with_penumbra(sh, faint & part, min_d * 0.3)
     core = cv2.morphologyEx(part & (1 - sh), cv2.MORPH_OPEN, _disk(min_d * 0.3))
     if not core.any():
         return part
