@@ -162,11 +162,6 @@ class Board:
         return cls((w, h), corners, H, tuple(float(s) for s in marker_side_px), lens)
 
     @cached_property
-    def H_inv(self) -> np.ndarray:
-        """mm -> px through `H`; computed once."""
-        return np.linalg.inv(self.H)
-
-    @cached_property
     def ideal_H(self) -> np.ndarray:
         """Pixels of an ideal (pinhole) lens -> mm: `H` itself when there is no lens."""
         if self.lens is None:
@@ -188,15 +183,12 @@ class Board:
 
     def to_mm(self, pts_px) -> np.ndarray:
         """Pixel points (..., 2) to board millimetres."""
-        if self.lens is not None:
-            return self._apply(self.ideal_H, self.lens.undistort(pts_px))
-        return self._apply(self.H, pts_px)
+        return self._apply(self.ideal_H, self.lens.undistort(pts_px) if self.lens is not None else pts_px)
 
     def to_px(self, pts_mm) -> np.ndarray:
         """Board millimetre points (..., 2) to pixels."""
-        if self.lens is not None:
-            return self.lens.distort(self._apply(self.ideal_H_inv, pts_mm))
-        return self._apply(self.H_inv, pts_mm)
+        px = self._apply(self.ideal_H_inv, pts_mm)
+        return self.lens.distort(px) if self.lens is not None else px
 
     def on_board(self, pts_mm) -> np.ndarray:
         """True where a point (..., 2) in mm lies inside the playing area (edges included)."""
@@ -245,7 +237,7 @@ def find_board(frame: np.ndarray, size_mm: tuple[float, float], fit_lens_model: 
     The lens is fitted from the frame (the board's straight edges, checked by the markers'
     squareness: vision/lens.py) unless `fit_lens_model` is False; a pinhole camera gets none.
     """
-    _check_size(size_mm)
+    size_mm = _check_size(size_mm)
     if not isinstance(frame, np.ndarray) or frame.size == 0:
         raise CalibrationError("no image to calibrate from (empty frame)")
     seen = detect_markers(frame)
@@ -262,7 +254,7 @@ def find_board(frame: np.ndarray, size_mm: tuple[float, float], fit_lens_model: 
     sides = tuple(seen[i][0].side_px for i in MARKER_IDS)
     _check_geometry(corners)
     quads = np.array([seen[i][0].quad for i in MARKER_IDS])
-    lens = fit_lens(frame, quads, _check_size(size_mm)) if fit_lens_model else None
+    lens = fit_lens(frame, quads, size_mm) if fit_lens_model else None
     if lens is not None:  # a marker's centre is its diagonals' intersection on an ideal lens
         corners = lens.distort(np.array([marker_centre(q) for q in lens.undistort(quads)]))
     return Board.from_corners(corners, size_mm, sides, lens)

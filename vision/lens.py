@@ -137,7 +137,7 @@ def _side_points(img: np.ndarray, a: np.ndarray, b: np.ndarray, skip: float) -> 
     lo, mid, hi = proj[rows, j - 1], proj[rows, j], proj[rows, j + 1]
     curv = lo - 2 * mid + hi
     shift = np.where(curv < 0, 0.5 * (lo - hi) / np.where(curv < 0, curv, -1.0), 0.0)
-    return a + s[:, None] * t + ((offs[j] + 0.5 * shift) * 1.0)[:, None] * n
+    return a + s[:, None] * t + (offs[j] + 0.5 * shift)[:, None] * n
 
 
 def _line_residuals(sides: list[np.ndarray], lens: Lens, keep: list[np.ndarray] | None = None) -> list[np.ndarray]:
