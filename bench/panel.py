@@ -23,6 +23,8 @@ import sys
 import threading
 import time
 import tty
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -47,10 +49,16 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def new_pty() -> tuple[int, int]:
+@contextmanager
+def pty_pair() -> Iterator[tuple[int, int]]:
+    """A raw pty pair (master, slave), closed on the way out."""
     master, slave = os.openpty()
     tty.setraw(slave)
-    return master, slave
+    try:
+        yield master, slave
+    finally:
+        os.close(master)
+        os.close(slave)
 
 
 class Drain(threading.Thread):
@@ -74,79 +82,72 @@ class Drain(threading.Thread):
                     self.synced.set()
 
 
-def start_driver(master: int, slave: int) -> tuple[PanelDriver, queue.Queue, Drain]:
-    events: queue.Queue = queue.Queue()
-    drain = Drain(master)
-    drain.start()
-    driver = PanelDriver(os.ttyname(slave), events).start()
-    if not drain.synced.wait(5):
-        raise SystemExit("the driver never asked for a HELLO")
-    write_all(master, hello())
-    if events.get(timeout=5).key != "connected":
-        raise SystemExit("the driver did not connect")
-    return driver, events, drain
+@contextmanager
+def connected_driver() -> Iterator[tuple[int, queue.Queue]]:
+    """A PanelDriver on a fresh pty, past its HELLO: (the panel's end of the pty, the driver's
+    event queue). The driver and the drain are stopped on the way out."""
+    with pty_pair() as (master, slave):
+        events: queue.Queue = queue.Queue()
+        drain = Drain(master)
+        drain.start()
+        driver = PanelDriver(os.ttyname(slave), events).start()
+        try:
+            if not drain.synced.wait(5):
+                raise SystemExit("the driver never asked for a HELLO")
+            write_all(master, hello())
+            if events.get(timeout=5).key != "connected":
+                raise SystemExit("the driver did not connect")
+            yield master, events
+        finally:
+            driver.stop()
+            drain.stop.set()
+            drain.join()
 
 
 def throughput(n: int) -> tuple[float, float]:
     blob = b"".join(event_frames(1, n))
 
-    master, slave = new_pty()
-    driver, events, drain = start_driver(master, slave)
-    t0 = time.perf_counter()
-    writer = threading.Thread(target=write_all, args=(master, blob))
-    writer.start()
-    for _ in range(n):
-        events.get(timeout=30)
-    t_driver = time.perf_counter() - t0
-    writer.join()
-    driver.stop()
-    drain.stop.set()
-    drain.join()
-    os.close(master)
-    os.close(slave)
+    with connected_driver() as (master, events):
+        t0 = time.perf_counter()
+        writer = threading.Thread(target=write_all, args=(master, blob))
+        writer.start()
+        for _ in range(n):
+            events.get(timeout=30)
+        t_driver = time.perf_counter() - t0
+        writer.join()
 
-    master, slave = new_pty()
-    t0 = time.perf_counter()
-    writer = threading.Thread(target=write_all, args=(master, blob))
-    writer.start()
-    got = 0
-    while got < len(blob):
-        got += len(os.read(slave, 65536))
-    t_raw = time.perf_counter() - t0
-    writer.join()
-    os.close(master)
-    os.close(slave)
+    with pty_pair() as (master, slave):
+        t0 = time.perf_counter()
+        writer = threading.Thread(target=write_all, args=(master, blob))
+        writer.start()
+        got = 0
+        while got < len(blob):
+            got += len(os.read(slave, 65536))
+        t_raw = time.perf_counter() - t0
+        writer.join()
     return n / t_driver, n / t_raw
 
 
 def latency(pings: int) -> tuple[list[float], list[float]]:
     frames = event_frames(1, pings)
 
-    master, slave = new_pty()
-    driver, events, drain = start_driver(master, slave)
-    with_driver = []
-    for frame in frames:
-        t0 = time.perf_counter()
-        write_all(master, frame)
-        events.get(timeout=5)
-        with_driver.append(time.perf_counter() - t0)
-    driver.stop()
-    drain.stop.set()
-    drain.join()
-    os.close(master)
-    os.close(slave)
+    with connected_driver() as (master, events):
+        with_driver = []
+        for frame in frames:
+            t0 = time.perf_counter()
+            write_all(master, frame)
+            events.get(timeout=5)
+            with_driver.append(time.perf_counter() - t0)
 
-    master, slave = new_pty()
-    raw = []
-    for frame in frames:
-        t0 = time.perf_counter()
-        write_all(master, frame)
-        got = 0
-        while got < len(frame):
-            got += len(os.read(slave, 4096))
-        raw.append(time.perf_counter() - t0)
-    os.close(master)
-    os.close(slave)
+    with pty_pair() as (master, slave):
+        raw = []
+        for frame in frames:
+            t0 = time.perf_counter()
+            write_all(master, frame)
+            got = 0
+            while got < len(frame):
+                got += len(os.read(slave, 4096))
+            raw.append(time.perf_counter() - t0)
     return with_driver, raw
 
 
