@@ -424,7 +424,7 @@ def detect_stones(
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         wholes = _split_colours(comp, ycc[y0:y1, x0:x1], z[y0:y1, x0:x1], shadow, min_d, params.threshold)
         # every split first, then the shadows split off as stones (by any of them) go back
-        parts = [p for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)
+        parts = [p for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d, shadow)
                  for p in _split(d, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d)]
         contrast = surface.contrast(slice(y0, y1), slice(x0, x1))
         shade = _with_penumbra(shadow, faint, min_d * 0.3)
@@ -954,17 +954,23 @@ def _shading_free(ycc: np.ndarray) -> np.ndarray:
 
 DOME_RISE = 0.25  # a second top rises at least this share of the brightest top's rise above the rim
 DOME_ROUND = 0.6  # each of two stones split halfway between their tops fills this much of its enclosing circle
-DOME_DIP = 0.5  # between two tops of one stone the light never falls this far toward the footprint's rim
+DOME_DIP = 0.35  # between two tops of one stone the light never falls this far toward the stones' rim level
 
 
-def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.ndarray]:
+def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float, shade: np.ndarray | None = None
+                 ) -> list[np.ndarray]:
     """Separate touching stones by their lit tops: a stone is a dome, brightest near its top and
     darker toward its rim, so two stones pressed together (even of one colour, their waist
     filled by blur and shadow) show two bright tops with the dark contact line between them.
 
     A top is a local maximum of the smoothed brightness; a second top counts when it lies a
     stone's width from the first and the light between them falls at least DOME_DIP of the way
-    down to the footprint's rim level (a stone's own texture or a glare on it barely dips).
+    down to the stones' own rim level (a stone's own texture or a glare on it barely dips). That
+    level is read off the footprint's pixels that are not shade (`shade`: the surface's colour,
+    darker): a cast shadow is darker than any stone's rim, and measured against it a contact
+    that blur half filled did not dip far enough. Each piece must be round, as it is or once
+    the cast shadow it holds is off (a stone with its shadow is not; the trim takes the shadow
+    off later).
     """
     min_px = np.pi * (min_d / 2) ** 2 * 0.7
     if part.sum() < 2 * min_px or _roundness(part) >= ONE_ROUND:
@@ -972,6 +978,9 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
     lum = cv2.GaussianBlur(luma.astype(np.float32), (0, 0), max(min_d / 6, 0.7))
     inside = cv2.erode(part, np.ones((3, 3), np.uint8)) > 0
     rim = _quantile(lum[part > 0], 0.1)
+    # the stones' own rim level, for the contact between them: a cast shadow is darker than any rim
+    own = (part > 0) & (shade == 0) if shade is not None else part > 0
+    contact = _quantile(lum[own], 0.1) if own.sum() >= min_px else rim
     masked = np.where(inside, lum, -1.0).astype(np.float32)
     tops = inside & (masked >= cv2.dilate(masked, _disk(max(min_d * 0.8, 3)))) & (masked > rim)
     ys, xs = np.nonzero(tops)
@@ -985,7 +994,8 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
     seeds = [(int(xs[j]), int(ys[j]))]
     for k in np.nonzero(far)[0][np.argsort(-height[far])]:
         x, y, top = int(xs[k]), int(ys[k]), height[k]
-        if all(_dips(masked, (x, y), sd, top - DOME_DIP * (top - rim), 0.8 * min_d) for sd in seeds):
+        low = contact if contact < top else rim  # a top no brighter than the rims: the footprint's
+        if all(_dips(masked, (x, y), sd, top - DOME_DIP * (top - low), 0.8 * min_d) for sd in seeds):
             seeds.append((x, y))
             if len(seeds) > 2:
                 return [part]  # several tops: a speckled stone, not touching stones
@@ -1003,12 +1013,42 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
         for k in range(len(seeds)):
             p = np.zeros_like(part)
             p[yy[owner == k], xx[owner == k]] = 1
-            if p.sum() < min_px or _roundness(p) < bar:
+            # a stone is one piece: islands given to a top across the valley (a neighbour's
+            # shadow reached by a bright path) are no part of it
+            p = _holding(p, seeds[k])
+            if p.sum() < min_px or _roundness_without(p, shade, seeds[k], min_d) < bar:
                 break
             pieces.append(p)
         if len(pieces) == len(seeds):
             return pieces
     return [part]
+
+
+def _roundness_without(piece: np.ndarray, shade: np.ndarray | None, top: tuple[int, int], min_d: float) -> float:
+    """How round a piece is, with or without the cast shadow it holds, whichever is rounder.
+
+    Without the shadow: the piece's pixels that are not shade, when they are one stone-sized
+    patch holding the top. Not when they are scattered over another patch (the lit top of a
+    stone of the surface's colour, whose shaded rim and shadow pass for shade: that stone is no
+    shadow to take off)."""
+    r = _roundness(piece)
+    if shade is None or not (shade & piece).any() or (shade & piece).sum() > 0.5 * piece.sum():
+        return r  # mostly shade: a dark stone or a shadow, not a lit stone with its shadow
+    own = piece & (1 - shade)
+    lit = _holding(own, top, connectivity=4)
+    if lit.sum() < np.pi * (min_d / 2) ** 2 * 0.7 or not lit[top[1], top[0]] or lit.sum() < LIT_SHARE * own.sum():
+        return r  # no stone-sized lit patch, or lit pixels of another stone beside it
+    return max(r, _roundness(lit))
+
+
+LIT_SHARE = 0.9  # the lit patch of a stone holds this share of its piece's pixels that are not shade
+
+
+def _holding(mask: np.ndarray, at: tuple[int, int], connectivity: int = 8) -> np.ndarray:
+    """The connected piece of `mask` that holds the pixel `at` (x, y); all of it when it does not."""
+    n, labels = cv2.connectedComponents(mask, connectivity=connectivity)
+    k = labels[at[1], at[0]]
+    return (labels == k).astype(np.uint8) if n > 2 and k > 0 else mask
 
 
 def _across_valley(lum: np.ndarray, seeds: list[tuple[int, int]], xx: np.ndarray, yy: np.ndarray,
