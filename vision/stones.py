@@ -431,7 +431,9 @@ def detect_stones(
         for part in _join_shadows(parts, shade):
             for piece in _contrast_outlines(part, contrast, shadow, min_d, params.threshold):
                 trimmed = _trim_shadow(piece, shade, z[y0:y1, x0:x1], min_d, params.threshold)
-                for one in _cut_at_waists(trimmed, min_d):
+                # a footprint round with its shadow may be two stones without it: their lit tops again
+                for one in (q for d in _split_domes(trimmed, ycc[y0:y1, x0:x1, 0], min_d, shadow)
+                            for q in _cut_at_waists(d, min_d)):
                     footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
                                                  min_score, float((shadow & one).sum() / one.sum())))
     kept = []
