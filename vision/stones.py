@@ -431,9 +431,11 @@ def detect_stones(
         for part in _join_shadows(parts, shade):
             for piece in _contrast_outlines(part, contrast, shadow, min_d, params.threshold):
                 trimmed = _trim_shadow(piece, shade, z[y0:y1, x0:x1], min_d, params.threshold)
-                # a footprint round with its shadow may be two stones without it: their lit tops again
-                for one in (q for d in _split_domes(trimmed, ycc[y0:y1, x0:x1, 0], min_d, shadow)
-                            for q in _cut_at_waists(d, min_d)):
+                # a footprint round with its shadow may be two stones without it: their lit tops
+                # again (not on a whole that nothing changed: it was tried)
+                tops = [trimmed] if any(trimmed is w for w in wholes) else \
+                    _split_domes(trimmed, ycc[y0:y1, x0:x1, 0], min_d, shadow)
+                for one in (q for d in tops for q in _cut_at_waists(d, min_d)):
                     footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
                                                  min_score, float((shadow & one).sum() / one.sum())))
     kept = []
@@ -807,8 +809,7 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
     if d <= max(ar, br):
         return True
     n = max(int(d), 2)
-    xs = np.round(np.linspace(ax, bx, n)).astype(int)
-    ys = np.round(np.linspace(ay, by, n)).astype(int)
+    xs, ys = _line(ax, ay, bx, by, n)
     neck = dist[ys, xs].min() / min(ar, br)
     if neck > NECK_SAME:
         return True
@@ -1063,16 +1064,26 @@ def _across_valley(lum: np.ndarray, seeds: list[tuple[int, int]], xx: np.ndarray
     their stones' centres toward the lamp, and the line halfway between them misses the contact
     line (it gave one stone a slice of the other); the valley between two domes is where they meet.
     """
-    n = int(np.ceil(max(np.ptp(xx), np.ptp(yy)) * 1.5)) + 2
-    t = np.linspace(0.0, 1.0, n)[:, None]
+    flat, w = lum.ravel(), lum.shape[1]
     best = []
-    for sx, sy in seeds:
-        lx = np.round(sx + t * (xx - sx)).astype(int)
-        ly = np.round(sy + t * (yy - sy)).astype(int)
-        best.append(lum[ly, lx].min(axis=0))
+    for (sx, sy), d in zip(seeds, dist, strict=True):
+        # 1.5 samples per pixel along the longest path; the paths' pixels as flat indices
+        t = np.linspace(0.0, 1.0, int(np.ceil(d.max() * 1.5)) + 2, dtype=np.float32)[:, None]
+        lx = np.rint(sx + t * (xx - sx).astype(np.float32)).astype(np.int32)
+        ly = np.rint(sy + t * (yy - sy).astype(np.float32)).astype(np.int32)
+        best.append(flat[ly * w + lx].min(axis=0))
     lows = np.array(best)
     clear = lows.max(axis=0) - lows.min(axis=0) > 1.0  # grey levels: a real dip, not rounding
     return np.where(clear, np.argmax(lows, axis=0), np.argmin(dist, axis=0))
+
+
+def _line(ax: float, ay: float, bx: float, by: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """`n` pixels evenly along the segment from (ax, ay) to (bx, by), ends included (as rounded
+    `np.linspace` gives them, without its overhead: this runs thousands of times a frame)."""
+    k = np.arange(n)
+    x, y = k * ((bx - ax) / (n - 1)) + ax, k * ((by - ay) / (n - 1)) + ay
+    x[-1], y[-1] = bx, by
+    return np.round(x).astype(int), np.round(y).astype(int)
 
 
 def _dips(img: np.ndarray, a: tuple[int, int], b: tuple[int, int], below: float, min_apart: float) -> bool:
@@ -1082,8 +1093,7 @@ def _dips(img: np.ndarray, a: tuple[int, int], b: tuple[int, int], below: float,
     if d < min_apart:
         return False
     n = max(int(d), 2)
-    lx = np.round(np.linspace(a[0], b[0], n)).astype(int)
-    ly = np.round(np.linspace(a[1], b[1], n)).astype(int)
+    lx, ly = _line(a[0], a[1], b[0], b[1], n)
     return bool(img[ly, lx].min() <= below)
 
 
