@@ -997,7 +997,7 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float, shade: np.nda
     seeds = [(int(xs[j]), int(ys[j]))]
     for k in np.nonzero(far)[0][np.argsort(-height[far])]:
         x, y, top = int(xs[k]), int(ys[k]), height[k]
-        low = contact if contact < top else rim  # a top no brighter than the rims: the footprint's
+        low = contact if contact < top else rim  # a top no brighter than the rims: to the footprint's level
         if all(_dips(masked, (x, y), sd, top - DOME_DIP * (top - low), 0.8 * min_d) for sd in seeds):
             seeds.append((x, y))
             if len(seeds) > 2:
