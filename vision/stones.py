@@ -424,14 +424,18 @@ def detect_stones(
         min_score = max(params.min_score, 0.8) if near_marker[y0:y1, x0:x1][comp > 0].any() else params.min_score
         wholes = _split_colours(comp, ycc[y0:y1, x0:x1], z[y0:y1, x0:x1], shadow, min_d, params.threshold)
         # every split first, then the shadows split off as stones (by any of them) go back
-        parts = [p for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d)
+        parts = [p for w in wholes for d in _split_domes(w, ycc[y0:y1, x0:x1, 0], min_d, shadow)
                  for p in _split(d, z[y0:y1, x0:x1], ycc[y0:y1, x0:x1], min_d)]
         contrast = surface.contrast(slice(y0, y1), slice(x0, x1))
         shade = _with_penumbra(shadow, faint, min_d * 0.3)
         for part in _join_shadows(parts, shade):
             for piece in _contrast_outlines(part, contrast, shadow, min_d, params.threshold):
                 trimmed = _trim_shadow(piece, shade, z[y0:y1, x0:x1], min_d, params.threshold)
-                for one in _cut_at_waists(trimmed, min_d):
+                # a footprint round with its shadow may be two stones without it: their lit tops
+                # again (not on a whole that nothing changed: it was tried)
+                tops = [trimmed] if any(trimmed is w for w in wholes) else \
+                    _split_domes(trimmed, ycc[y0:y1, x0:x1, 0], min_d, shadow)
+                for one in (q for d in tops for q in _cut_at_waists(d, min_d)):
                     footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
                                                  min_score, float((shadow & one).sum() / one.sum())))
     kept = []
@@ -805,8 +809,7 @@ def _same_stone(dist: np.ndarray, a: tuple[float, float, float], b: tuple[float,
     if d <= max(ar, br):
         return True
     n = max(int(d), 2)
-    xs = np.round(np.linspace(ax, bx, n)).astype(int)
-    ys = np.round(np.linspace(ay, by, n)).astype(int)
+    xs, ys = _line(ax, ay, bx, by, n)
     neck = dist[ys, xs].min() / min(ar, br)
     if neck > NECK_SAME:
         return True
@@ -954,17 +957,23 @@ def _shading_free(ycc: np.ndarray) -> np.ndarray:
 
 DOME_RISE = 0.25  # a second top rises at least this share of the brightest top's rise above the rim
 DOME_ROUND = 0.6  # each of two stones split halfway between their tops fills this much of its enclosing circle
-DOME_DIP = 0.5  # between two tops of one stone the light never falls this far toward the footprint's rim
+DOME_DIP = 0.35  # between two tops of one stone the light never falls this far toward the stones' rim level
 
 
-def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.ndarray]:
+def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float, shade: np.ndarray | None = None
+                 ) -> list[np.ndarray]:
     """Separate touching stones by their lit tops: a stone is a dome, brightest near its top and
     darker toward its rim, so two stones pressed together (even of one colour, their waist
     filled by blur and shadow) show two bright tops with the dark contact line between them.
 
     A top is a local maximum of the smoothed brightness; a second top counts when it lies a
     stone's width from the first and the light between them falls at least DOME_DIP of the way
-    down to the footprint's rim level (a stone's own texture or a glare on it barely dips).
+    down to the stones' own rim level (a stone's own texture or a glare on it barely dips). That
+    level is read off the footprint's pixels that are not shade (`shade`: the surface's colour,
+    darker): a cast shadow is darker than any stone's rim, and measured against it a contact
+    that blur half filled did not dip far enough. Each piece must be round, as it is or once
+    the cast shadow it holds is off (a stone with its shadow is not; the trim takes the shadow
+    off later).
     """
     min_px = np.pi * (min_d / 2) ** 2 * 0.7
     if part.sum() < 2 * min_px or _roundness(part) >= ONE_ROUND:
@@ -972,6 +981,9 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
     lum = cv2.GaussianBlur(luma.astype(np.float32), (0, 0), max(min_d / 6, 0.7))
     inside = cv2.erode(part, np.ones((3, 3), np.uint8)) > 0
     rim = _quantile(lum[part > 0], 0.1)
+    # the stones' own rim level, for the contact between them: a cast shadow is darker than any rim
+    own = (part > 0) & (shade == 0) if shade is not None else part > 0
+    contact = _quantile(lum[own], 0.1) if own.sum() >= min_px else rim
     masked = np.where(inside, lum, -1.0).astype(np.float32)
     tops = inside & (masked >= cv2.dilate(masked, _disk(max(min_d * 0.8, 3)))) & (masked > rim)
     ys, xs = np.nonzero(tops)
@@ -985,7 +997,8 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
     seeds = [(int(xs[j]), int(ys[j]))]
     for k in np.nonzero(far)[0][np.argsort(-height[far])]:
         x, y, top = int(xs[k]), int(ys[k]), height[k]
-        if all(_dips(masked, (x, y), sd, top - DOME_DIP * (top - rim), 0.8 * min_d) for sd in seeds):
+        low = contact if contact < top else rim  # a top no brighter than the rims: to the footprint's level
+        if all(_dips(masked, (x, y), sd, top - DOME_DIP * (top - low), 0.8 * min_d) for sd in seeds):
             seeds.append((x, y))
             if len(seeds) > 2:
                 return [part]  # several tops: a speckled stone, not touching stones
@@ -1003,12 +1016,42 @@ def _split_domes(part: np.ndarray, luma: np.ndarray, min_d: float) -> list[np.nd
         for k in range(len(seeds)):
             p = np.zeros_like(part)
             p[yy[owner == k], xx[owner == k]] = 1
-            if p.sum() < min_px or _roundness(p) < bar:
+            # a stone is one piece: islands given to a top across the valley (a neighbour's
+            # shadow reached by a bright path) are no part of it
+            p = _holding(p, seeds[k])
+            if p.sum() < min_px or _roundness_without(p, shade, seeds[k], min_d) < bar:
                 break
             pieces.append(p)
         if len(pieces) == len(seeds):
             return pieces
     return [part]
+
+
+def _roundness_without(piece: np.ndarray, shade: np.ndarray | None, top: tuple[int, int], min_d: float) -> float:
+    """How round a piece is, with or without the cast shadow it holds, whichever is rounder.
+
+    Without the shadow: the piece's pixels that are not shade, when they are one stone-sized
+    patch holding the top. Not when they are scattered over another patch (the lit top of a
+    stone of the surface's colour, whose shaded rim and shadow pass for shade: that stone is no
+    shadow to take off)."""
+    r = _roundness(piece)
+    if shade is None or not (shade & piece).any() or (shade & piece).sum() > 0.5 * piece.sum():
+        return r  # mostly shade: a dark stone or a shadow, not a lit stone with its shadow
+    own = piece & (1 - shade)
+    lit = _holding(own, top, connectivity=4)
+    if lit.sum() < np.pi * (min_d / 2) ** 2 * 0.7 or not lit[top[1], top[0]] or lit.sum() < LIT_SHARE * own.sum():
+        return r  # no stone-sized lit patch, or lit pixels of another stone beside it
+    return max(r, _roundness(lit))
+
+
+LIT_SHARE = 0.9  # the lit patch of a stone holds this share of its piece's pixels that are not shade
+
+
+def _holding(mask: np.ndarray, at: tuple[int, int], connectivity: int = 8) -> np.ndarray:
+    """The connected piece of `mask` that holds the pixel `at` (x, y); all of it when it does not."""
+    n, labels = cv2.connectedComponents(mask, connectivity=connectivity)
+    k = labels[at[1], at[0]]
+    return (labels == k).astype(np.uint8) if n > 2 and k > 0 else mask
 
 
 def _across_valley(lum: np.ndarray, seeds: list[tuple[int, int]], xx: np.ndarray, yy: np.ndarray,
@@ -1021,16 +1064,26 @@ def _across_valley(lum: np.ndarray, seeds: list[tuple[int, int]], xx: np.ndarray
     their stones' centres toward the lamp, and the line halfway between them misses the contact
     line (it gave one stone a slice of the other); the valley between two domes is where they meet.
     """
-    n = int(np.ceil(max(np.ptp(xx), np.ptp(yy)) * 1.5)) + 2
-    t = np.linspace(0.0, 1.0, n)[:, None]
+    flat, w = lum.ravel(), lum.shape[1]
     best = []
-    for sx, sy in seeds:
-        lx = np.round(sx + t * (xx - sx)).astype(int)
-        ly = np.round(sy + t * (yy - sy)).astype(int)
-        best.append(lum[ly, lx].min(axis=0))
+    for (sx, sy), d in zip(seeds, dist, strict=True):
+        # 1.5 samples per pixel along the longest path; the paths' pixels as flat indices
+        t = np.linspace(0.0, 1.0, int(np.ceil(d.max() * 1.5)) + 2, dtype=np.float32)[:, None]
+        lx = np.rint(sx + t * (xx - sx).astype(np.float32)).astype(np.int32)
+        ly = np.rint(sy + t * (yy - sy).astype(np.float32)).astype(np.int32)
+        best.append(flat[ly * w + lx].min(axis=0))
     lows = np.array(best)
     clear = lows.max(axis=0) - lows.min(axis=0) > 1.0  # grey levels: a real dip, not rounding
     return np.where(clear, np.argmax(lows, axis=0), np.argmin(dist, axis=0))
+
+
+def _line(ax: float, ay: float, bx: float, by: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """`n` pixels evenly along the segment from (ax, ay) to (bx, by), ends included (as rounded
+    `np.linspace` gives them, without its overhead: this runs thousands of times a frame)."""
+    k = np.arange(n)
+    x, y = k * ((bx - ax) / (n - 1)) + ax, k * ((by - ay) / (n - 1)) + ay
+    x[-1], y[-1] = bx, by
+    return np.round(x).astype(int), np.round(y).astype(int)
 
 
 def _dips(img: np.ndarray, a: tuple[int, int], b: tuple[int, int], below: float, min_apart: float) -> bool:
@@ -1040,8 +1093,7 @@ def _dips(img: np.ndarray, a: tuple[int, int], b: tuple[int, int], below: float,
     if d < min_apart:
         return False
     n = max(int(d), 2)
-    lx = np.round(np.linspace(a[0], b[0], n)).astype(int)
-    ly = np.round(np.linspace(a[1], b[1], n)).astype(int)
+    lx, ly = _line(a[0], a[1], b[0], b[1], n)
     return bool(img[ly, lx].min() <= below)
 
 

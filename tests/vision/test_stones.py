@@ -557,6 +557,12 @@ def test_touching_stones_of_two_colours_are_split_though_one_stones_rim_has_the_
 def test_touching_stones_in_generated_stills_are_both_found(seed, near):
     """Generated stills where two small stones touch (their contact blurred, a shadow beside
     them) and were found as one stone at their common centre: each is found at its own centre."""
+    assert max(_pair_errors(seed, near)) < 3.0
+
+
+def _pair_errors(seed: int, near: tuple[float, float]) -> list[float]:
+    """On a generated still (true board, no hand mask): how far the detections nearest to the
+    stone nearest `near` and to its closest neighbour lie from their centres (mm)."""
     img, truth = generate_still(seed)
     board = Board.from_corners(truth["board"]["corners_px"], tuple(truth["board"]["size_mm"]))
     stones = truth["truth"]["frames"][0]
@@ -564,5 +570,60 @@ def test_touching_stones_in_generated_stills_are_both_found(seed, near):
     other = min((t for t in stones if t is not one), key=lambda t: np.hypot(t["x_mm"] - one["x_mm"],
                                                                           t["y_mm"] - one["y_mm"]))
     found = detect_stones(img, board)
-    for t in (one, other):
-        assert error(nearest(found, t["x_mm"], t["y_mm"]), t["x_mm"], t["y_mm"]) < 3.0
+    return [error(nearest(found, t["x_mm"], t["y_mm"]), t["x_mm"], t["y_mm"]) for t in (one, other)]
+
+
+def test_touching_stones_whose_contact_is_blurred_are_split_at_their_lit_tops():
+    """Two stones of one colour pressed together, their tops less bright: blur fills the dark
+    contact line until the light between the tops falls only about 40 % of the way to the rim
+    (a grey-green pair on a blue board was found as one stone between them, 7 mm off each)."""
+    centres = ((20, 20), (36, 20))
+    discs, footprint = _pair_footprint(centres=centres)
+    luma = np.full(discs.shape, 90.0)
+    for c in centres:
+        luma = np.maximum(luma, _dome(discs.shape, c, 8, top=160.0))
+    luma = cv2.GaussianBlur(luma, (0, 0), 1.0) * footprint
+    pieces = _split_domes(footprint, luma.astype(np.uint8), 8.0)
+    assert len(pieces) == 2
+    assert sorted(_holds(p, c) for p in pieces for c in centres) == [False, False, True, True]
+
+
+def test_a_stone_with_its_cast_shadow_is_split_from_a_brighter_stone_it_touches():
+    """A small stone against a large bright one, each with its cast shadow beside it: the small
+    one's piece is the stone and its shadow, not round, but round once the shadow (the surface's
+    colour, darker) is off; and the shadow, darker than any stone's rim, is no measure of how
+    far the light between the two tops falls. Two stones, each piece holding its own centre (the
+    pair was found as one stone, 4-6 mm off both)."""
+    shape = (44, 64)
+    big, small = (20, 22), (36, 24)
+    discs = np.zeros(shape, np.uint8)
+    cv2.circle(discs, big, 10, 1, -1)
+    cv2.circle(discs, small, 7, 1, -1)
+    shadow = np.zeros(shape, np.uint8)
+    cv2.circle(shadow, (big[0] + 3, big[1] + 3), 10, 1, -1)
+    cv2.circle(shadow, (small[0] + 3, small[1] + 3), 7, 1, -1)
+    shadow &= 1 - discs
+    footprint = discs | shadow
+    luma = np.maximum(np.where(shadow > 0, 60.0, 0.0), _dome(shape, big, 10, top=220.0, rim=80.0))
+    luma = cv2.GaussianBlur(np.maximum(luma, _dome(shape, small, 7, top=200.0, rim=80.0)), (0, 0), 1.0) * footprint
+    pieces = _split_domes(footprint, luma.astype(np.uint8), 8.0, shadow)
+    assert len(pieces) == 2
+    assert sorted(_holds(p, c) for p in pieces for c in (big, small)) == [False, False, True, True]
+
+
+@pytest.mark.parametrize("seed, near", [(1232, (385, 356)), (1226, (60, 293)), (1200, (219, 128))])
+def test_touching_stones_with_a_blurred_contact_in_generated_stills_are_each_within_2_mm(seed, near):
+    """Generated stills (not developed on before this round) where two touching stones were found
+    as one, 3-14 mm off: one colour with a blurred contact (1232), a bright stone and a grey one
+    whose shadow lies beside it (1226), a small stone against a larger one (1200). Each is found
+    within 2 mm of its own centre."""
+    assert max(_pair_errors(seed, near)) < 2.0
+
+
+@pytest.mark.parametrize("seed, near", [(1251, (17, 215)), (1256, (101, 96))])
+def test_touching_stones_whose_shadows_round_their_footprint_are_each_within_2_mm(seed, near):
+    """Two light stones pressed together on a light board, their shadows beside them filling
+    the waist: with the shadows the footprint is as round as one stone, and no split is tried;
+    once the shadow is trimmed it is two domes, split at their lit tops (found as one stone
+    between them, 4-17 mm off)."""
+    assert max(_pair_errors(seed, near)) < 2.0
