@@ -314,13 +314,17 @@ class _Surface:
             padded = np.concatenate([prof[:1]] * slack + [prof] + [prof[-1:]] * slack)  # edge rows repeated
             n_rows = strip.shape[0]
             luma = padded[..., 0]  # luma decides: edges are mostly light and shade
-            err = np.abs(strip[None, ..., 0] - np.stack([luma[k: k + n_rows] for k in range(2 * slack + 1)]))
-            rows = err.argmin(axis=0) + np.arange(n_rows)[:, None]  # the first best shift, per pixel
-            fitted = strip - padded[rows, np.arange(strip.shape[1])[None, :]]
-            if axis == 0:
-                diff[r0:r1, c0:c1] = fitted
-            else:
-                diff[c0:c1, r0:r1] = fitted.transpose(1, 0, 2)
+            # shift by shift, each pixel keeps the first best (a running minimum: argmin across
+            # a stack of shifts strides through memory), and its profile row is gathered by flat index
+            best = np.abs(strip[..., 0] - luma[:n_rows])
+            shift = np.zeros(best.shape, np.intp)
+            for by in range(1, 2 * slack + 1):
+                err = np.abs(strip[..., 0] - luma[by: by + n_rows])
+                shift = np.where(err < best, by, shift)
+                np.minimum(best, err, out=best)
+            n_cols = strip.shape[1]
+            rows = (shift + np.arange(n_rows)[:, None]) * n_cols + np.arange(n_cols)
+            strip -= np.take(padded.reshape(-1, 3), rows, axis=0)  # a view of `diff`: fitted in place
         self._ycc, self._diff = ycc, diff
         self.resid = resid = cv2.convertScaleAbs(diff)  # |difference| never exceeds 255
         resid = np.float32(cv2.bitwise_and(resid, resid, mask=cv2.bitwise_not(markers)))
