@@ -217,6 +217,7 @@ class _Geometry:
         self.edge = cv2.dilate(outside, _disk(3))
         self.near_marker = cv2.dilate(self.markers, _disk(3))
         self.camera = board.camera_mm(frame_shape) if params.silhouette_height_mm > 0 else None
+        self.noise_samples = _noise_samples(view, self.markers, int(np.ceil(params.edge_band_mm * view.s)))
 
 
 @lru_cache(maxsize=4)
@@ -260,6 +261,37 @@ def _chunk_medians(strip: np.ndarray, n: int) -> np.ndarray:
     return np.concatenate([np.median(p, axis=2) for p in parts if p.shape[1] and p.shape[2]], axis=1)
 
 
+def _zones(view: TopView, e: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
+    """The noise zones' rectangles in the view: the board with the edge strips `e` px wide around
+    its edges (`outer`), and the board inside the strips (`inner`); the table is the rest."""
+    (bu0, bv0), (bu1, bv1) = view.board_rect
+    outer = np.s_[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)]
+    inner = np.s_[max(bv0 + e, 0):max(bv1 - e, 0), max(bu0 + e, 0):max(bu1 - e, 0)]
+    return outer, inner
+
+
+def _noise_samples(view: TopView, markers: np.ndarray, e: int) -> list[np.ndarray]:
+    """The pixels each zone's noise is measured on (0 the table, 1 the edge strips, 2 the board
+    inside them), as flat indices into the view: an even subsample of the zone's pixels that the
+    camera sees, off the markers, about 3000 of them (plenty for a median); none for a zone of 30
+    pixels or fewer. They depend on the geometry alone, so they are picked once per board."""
+    h, w = view.valid.shape
+    outer, inner = _zones(view, e)
+    zone = np.zeros((h, w), np.uint8)
+    zone[outer] = 1
+    zone[inner] = 2
+    usable = (view.valid > 0) & (markers == 0)
+    step = max(int(np.sqrt(h * w / 20000)), 1)
+    rows, cols = np.mgrid[0:h:step, 0:w:step]
+    flat = rows * w + cols
+    zone_q, usable_q = zone[::step, ::step], usable[::step, ::step]
+    picks = []
+    for zid in range(3):
+        pixels = flat[(zone_q == zid) & usable_q]
+        picks.append(pixels[:: max(len(pixels) // 3000, 1)] if len(pixels) > 30 else pixels[:0])
+    return picks
+
+
 class _Surface:
     """The stone-free surface predicted from the view, and each pixel's difference from it (`z`).
 
@@ -270,7 +302,8 @@ class _Surface:
     outline from its own contrast.
     """
 
-    def __init__(self, ycc: np.ndarray, view: TopView, max_d: float, band: float, markers: np.ndarray):
+    def __init__(self, ycc: np.ndarray, view: TopView, max_d: float, band: float, markers: np.ndarray,
+                 noise_samples: list[np.ndarray]):
         h, w = ycc.shape[:2]
         (bu0, bv0), (bu1, bv1) = view.board_rect
         on_board = np.zeros((h, w), np.uint8)
@@ -332,19 +365,11 @@ class _Surface:
         # robust noise per channel, for the board, the table and the edge strips apart (brighter
         # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
         # out so that they do not inflate their own neighbourhood's level
-        outer = np.s_[max(bv0 - e, 0):max(bv1 + e + 1, 0), max(bu0 - e, 0):max(bu1 + e + 1, 0)]
-        inner = np.s_[max(bv0 + e, 0):max(bv1 - e, 0), max(bu0 + e, 0):max(bu1 - e, 0)]
-        zone = np.zeros((h, w), np.uint8)  # 0 the table, 1 the edge strips, 2 the board inside them
-        zone[outer] = 1
-        zone[inner] = 2
-        usable = (view.valid > 0) & (markers == 0)
-        step = max(int(np.sqrt(h * w / 20000)), 1)
-        zone_q, resid_q, usable_q = zone[::step, ::step], resid[::step, ::step], usable[::step, ::step]
+        outer, inner = _zones(view, e)
         inv_sigma = np.ones((3, 1, 3), np.float32)
-        for zid in range(3):
-            sample = resid_q[(zone_q == zid) & usable_q]
-            if len(sample) > 30:
-                sample = np.ascontiguousarray(sample[:: max(len(sample) // 3000, 1)].T)  # plenty for a median
+        for zid, pixels in enumerate(noise_samples):
+            if len(pixels):
+                sample = np.ascontiguousarray(resid.reshape(-1, 3)[pixels].T)
                 inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=1), 1.0)
         z = cv2.transform(resid, inv_sigma[0])
         z[outer] = cv2.transform(resid[outer], inv_sigma[1]).reshape(z[outer].shape)
@@ -392,7 +417,7 @@ def detect_stones(
     view, markers = geo.view, geo.markers
     min_d, max_d = params.min_diameter_mm * view.s, params.max_diameter_mm * view.s
     ycc = cv2.cvtColor(view.warp(frame), cv2.COLOR_BGR2YCrCb)
-    surface = _Surface(ycc, view, max_d, params.edge_band_mm, markers)
+    surface = _Surface(ycc, view, max_d, params.edge_band_mm, markers, geo.noise_samples)
     z = surface.z
     cand = cv2.compare(z, params.threshold, cv2.CMP_GT)
     cand = cv2.bitwise_and(cand, geo.readable)
