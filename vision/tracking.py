@@ -24,6 +24,7 @@ from vision.patches import PatchEvidence
 from vision.resting import AtRest
 from vision.tracks import Following
 
+HAND_STONES = 4  # a hand in view covers at least this many small stones' squares of the thumbnail
 Detector = Callable[[np.ndarray, np.ndarray | None], list]  # (frame, ignore mask) -> [Stone]
 
 
@@ -86,7 +87,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                 after[i] = before[i]
         movers = [before[s] for s in loose_before]
         vacated = self._vacated((small_before, small_after), changed_px, seg.hand, before, found,
-                                len(loose_after) - len(movers))
+                                len(loose_after) - len(movers), (seg.before, seg.after))
         movers += vacated
         nudged = [before[i] for i in after if i in before and i not in under
                   and before[i] not in movers
@@ -123,11 +124,20 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
             if d < STILL_MM:
                 after[i] = before[i]
         self.rest = self._at_rest(before, after, shift)
-        pushed = {i for i, t in tracks.items() if i in before and i in after
+        # a stone no hand came over that moved was struck (never nudged by the hand)
+        struck = {i for i in tracks if i in before and i in after
+                  and not self._handled(seg, before[i].centre, before[i])}
+        pushed = {i for i, t in tracks.items() if i in before and i in after and i not in struck
                   and self._pushed(seg, t, before[i], after[i])}
-        hand = seg.hand_before is not None or seg.hand.any() or any(h.any() for h in seg.hands)
+        hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       dist, pushed, hand)
+                       dist, pushed, hand, struck)
+
+    def _a_hand(self, mask: np.ndarray | None) -> bool:
+        """Whether a hand mask (thumbnail) holds a hand: an arm reaching in over the table covers
+        many times a small stone's square; a change at the view's edge smaller than that is the
+        picture's own flicker there (a textured table under heavy compression), not a hand."""
+        return mask is not None and cv2.countNonZero(mask) >= HAND_STONES * self.view.stone ** 2
 
     def _rejoin(self, fp: Footprint, before: dict[int, Footprint], after: dict[int, Footprint],
                 tracks: dict) -> bool:
