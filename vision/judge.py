@@ -155,6 +155,8 @@ class Episode:
     pushed: set[int] = field(default_factory=set)  # moved only under the hand, and stayed near
     hand: bool = True  # a hand was in view (in the scene at rest before, or during the episode)
     struck: set[int] = field(default_factory=set)  # moved, and no hand ever came over its place
+    back: set[int] = field(default_factory=set)  # not found at the last rest (the hand beside
+    # it), found again at its place: never taken
 
     def displacement(self, sid: int) -> float:
         return float(np.linalg.norm(self.after[sid].centre - self.before[sid].centre))

@@ -45,6 +45,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     # along by its measured patch shifts: its position at rest is their consensus
     sightings: dict[int, list[tuple[np.ndarray, float]]] = field(default_factory=dict)
     _detected: dict[int, Footprint] = field(default_factory=dict)  # matched at this rest
+    # stones not found at the last rest, the hand still in view: perhaps hidden beside it
+    hidden: dict[int, Footprint] = field(default_factory=dict)
 
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
@@ -103,6 +105,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         self._unlink_unmoved(seg, before, after, tracks)
         twins = self._join_twins(before, after, tracks)
         movers = [m for m in movers if m.id not in twins]
+        back = self._found_again(before, after)
         new = [after[i] for i in after if i not in before]
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             traced = self._trace_back(seg, small_before, small_after, new, before, tracks)
@@ -114,6 +117,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                     del before[m.id]
                     tracks.pop(m.id, None)
         self.confirmed |= set(after)
+        self.hidden = {**{i: f for i, f in self.hidden.items() if i not in after},
+                       **{i: f for i, f in before.items() if i not in after}} if seg.hand.any() else {}
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
         movers_at = [fp for d in (before, after) for i, fp in d.items()
                      if before.get(i) is not after.get(i)]
@@ -131,7 +136,21 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                   and self._pushed(seg, t, before[i], after[i])}
         hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       dist, pushed, hand, struck)
+                       dist, pushed, hand, struck, back)
+
+    def _found_again(self, before: dict[int, Footprint], after: dict[int, Footprint]) -> set[int]:
+        """New stones found at the place of a stone not found at the last rest while the hand
+        was still in view: that stone, hidden beside the hand, never taken (a stone taken is
+        not put back on its very place). It keeps its id and place (in place); returns the ids."""
+        back = set()
+        for i in [i for i in after if i not in before]:
+            was = [h for h in self.hidden.values() if h.id not in after
+                   and np.linalg.norm(h.centre - after[i].centre) < 0.5 * radius_mm(h)]
+            if was:
+                after[was[0].id] = with_id(after.pop(i), was[0].id)
+                before[was[0].id] = was[0]
+                back.add(was[0].id)
+        return back
 
     def _a_hand(self, mask: np.ndarray | None) -> bool:
         """Whether a hand mask (thumbnail) holds a hand: an arm reaching in over the table covers

@@ -15,7 +15,7 @@ from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.judge_clips import GATE, SHOOTER_START, SIZE_MM, Composer
 from vision.board import find_board
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
-from vision.live import LiveJudge
+from vision.live import Decision, LiveJudge, _untaken
 from vision.motion import Segment, View
 from vision.patches import patch_shift, place_left, took_colour
 from vision.resting import consensus
@@ -643,3 +643,21 @@ def test_a_stone_never_seen_sliding_is_not_placed_where_something_turned_up():
     assert not _lay_on(xy, start)
     stayed = np.array([[100.0, 150.0]] * 3 + [[np.nan, np.nan]] * 5 + [[100.5, 150.2]] * 6)
     assert _lay_on(stayed, start)
+
+
+def test_a_stone_lost_beside_the_hand_and_found_again_at_its_place_was_never_taken():
+    """Only a hand takes a stone away, and a stone taken is not put back on its very place. A
+    gate stone the detector did not find at a rest with the hand still beside it is held as
+    taken with the pickup; found again at its place once the hand has gone, it keeps its id and
+    place (no new stone, no shot by it), and the held pickup no longer lists it."""
+    c = Composer([(100.0, 150.0)])
+    tracker, _ = _tracker(c)
+    gate, shooter = _disc(0, 100.0, 150.0), _disc(1, 250.0, 150.0)
+    tracker.hidden = {0: gate, 1: shooter}  # neither found at the last rest, the hand in view
+    before = {}
+    after = {7: _disc(7, 101.0, 150.5), 8: _disc(8, 40.0, 60.0)}
+    assert tracker._found_again(before, after) == {0}
+    assert set(after) == {0, 8} and set(before) == {0} and before[0] is gate
+    held = Decision(160, [{"type": "pickup", "start": 140, "end": 160, "stones": [0, 1]}], [], None)
+    assert _untaken(held, {0}, []).events[0]["stones"] == [1]
+    assert _untaken(held, {0, 1}, []) is None
