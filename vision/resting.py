@@ -104,9 +104,10 @@ class AtRest:
                  room: int, frames: tuple[np.ndarray, np.ndarray]) -> list[Footprint]:
         """Stones the detector missed at rest that then moved: where the picture changed between
         the two scenes at rest although no known stone was there before and none is there after
-        (nor the hand), something left. With one or two more new stones found than known stones
-        gone (``room``; a drop brings more), each such spot of a stone's size is a stone that was
-        there before the hand came; it joins the movers (a new id) and is followed like them.
+        (nor the hand, at either rest: ``hand``), something left. With one or two more new
+        stones found than known stones gone, or stones that moved with no hand on them (``room``;
+        a drop brings more), each such spot of a stone's size is a stone that was there before
+        the hand came; it joins the movers (a new id) and is followed like them.
         Only a spot that stood out from the board around it before and blends in after is a
         place left: one that stands out after (a stone's glow or shadow, a speck of light) is
         something that came, never a stone that went (``scenes``: the small frames before, after).

@@ -88,12 +88,16 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                 loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
                 after[i] = before[i]
         movers = [before[s] for s in loose_before]
-        vacated = self._vacated((small_before, small_after), changed_px, seg.hand, before, found,
-                                len(loose_after) - len(movers), (seg.before, seg.after))
-        movers += vacated
         nudged = [before[i] for i in after if i in before and i not in under
-                  and before[i] not in movers
                   and np.linalg.norm(after[i].centre - before[i].centre) > MOVE_MM]
+        # stones do not move by themselves: where stones moved and the hand came to none of
+        # them, what struck them is a stone the detector missed at rest
+        hit = bool(movers or nudged) and not any(self._handled(seg, f.centre, f)
+                                                 for f in movers + nudged)
+        hands = seg.hand if seg.hand_before is None else seg.hand | seg.hand_before
+        vacated = self._vacated((small_before, small_after), changed_px, hands, before, found,
+                                len(loose_after) - len(movers) + hit, (seg.before, seg.after))
+        movers += vacated
         tracks = self._tracks(seg, small_before, small_after, movers, nudged, loose_after, after)
         self._join_parts(seg, before, after, tracks)
         for v in vacated:  # its outline: the one the detector found at its new place

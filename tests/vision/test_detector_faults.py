@@ -381,3 +381,34 @@ def test_a_flicker_at_the_pictures_edge_is_no_hand():
     arm = np.zeros(thumb, np.uint8)
     arm[30:45, :40] = 1
     assert not tracker._a_hand(flicker) and tracker._a_hand(arm) and not tracker._a_hand(None)
+
+
+def test_a_stone_struck_by_one_the_detector_never_found_is_not_the_shooter():
+    """RULINGS Rocca, Rubber Band: a shot through the gate passes, and hitting a stone that is
+    no gate stone is allowed. The detector never finds the shooter (a stone of the board's own
+    colour, say), neither before nor after; the stone it strikes moves with no hand near it.
+    Stones do not move by themselves: the struck stone is not the shooter. What struck it is
+    found by the place it left, followed, and judged: the shot passes."""
+    target, into = (268.0, 152.0), (240.0, 152.0)
+    c = Composer([*GATE, SHOOTER_START, target])
+    still = {0: GATE[0], 1: GATE[1]}
+    frames = [c.frame({**still, 2: SHOOTER_START, 3: target}) for _ in range(12)]
+    tip = c.px((SHOOTER_START[0] - 16, SHOOTER_START[1]))
+    for j in range(1, 9):  # the arm reaches in from the West edge behind the shooter
+        f = c.frame({**still, 2: SHOOTER_START, 3: target})
+        draw_hand(f, (0, tip[1]), (int(tip[0] * j / 8), tip[1]), width=40)
+        frames.append(f)
+    path = [(SHOOTER_START[0] + (into[0] - SHOOTER_START[0]) * (1 - (1 - k / 14) ** 2), 151.0 + k / 14)
+            for k in range(1, 15)]
+    pushed = [target] * 12 + [(target[0] + d, 152.0) for d in (6.0, 11.0, 14.0, 15.0)]
+    for j in range(len(pushed)):
+        f = c.frame({**still, 2: path[min(j, len(path) - 1)], 3: pushed[j]})
+        if j < 4:
+            draw_hand(f, (0, tip[1]), (int(tip[0] * (1 - j / 4)) + 1, tip[1]), width=40)
+        frames.append(f)
+    frames += [c.frame({**still, 2: path[-1], 3: pushed[-1]}) for _ in range(20)]
+    judge = FaultyJudge(lambda call, found: [s for s in found if not _near([s], SHOOTER_START)
+                                             and not _near([s], into)])
+    (shot,) = _events(judge, frames)
+    assert (shot["verdict"], shot["kind"], shot["fouls"]) == ("pass", "gate", [])
+    assert shot["shooter"] not in {s["id"] for s in judge.initial.rest}
