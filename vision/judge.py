@@ -28,6 +28,7 @@ STILL_MM = 0.3  # a stone whose patch shifted less than this did not move at all
 TRACK_MM = 2.0  # how far a track can be off near a stone (the blob's centre is not the stone's)
 DEEP_MM = 3.5  # a track overlapping a stone deeper than this is a touch even if it did not move
 STEP_MM = 1.0  # paths are resampled to this step before testing for contact
+TURN_DEG = 20.0  # a shooter's path turning more than this near a stone hit it (jitter: a few)
 LOST_S = 0.12  # a shooter unseen for longer than this near the decisive geometry -> unsure
 
 
@@ -153,6 +154,9 @@ class Episode:
     # on its patch of the picture (sub-millimetre); absent where the patch could not tell
     pushed: set[int] = field(default_factory=set)  # moved only under the hand, and stayed near
     hand: bool = True  # a hand was in view (in the scene at rest before, or during the episode)
+    struck: set[int] = field(default_factory=set)  # moved, and no hand ever came over its place
+    back: set[int] = field(default_factory=set)  # not found at the last rest (the hand beside
+    # it), found again at its place: never taken
 
     def displacement(self, sid: int) -> float:
         return float(np.linalg.norm(self.after[sid].centre - self.before[sid].centre))
@@ -238,6 +242,8 @@ def judge_shot(ep: Episode) -> dict:
     path = _shooter_path(ep, shooter)
     if len(on_before) < 2 or shooter not in on_before:
         event["why"] = f"the shooter was not one of {len(on_before)} stones on the board"
+    elif shooter in ep.struck:  # stones do not move by themselves: the shooter was not seen
+        event["why"] = f"stone {shooter} moved with no hand on it: struck by a stone not seen"
     elif kind == "clear":
         _judge_clear(ep, shooter, path, event)
     else:
@@ -284,11 +290,38 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray, other: int) -> tuple[b
         if gap < -TRACK_MM:
             return None, f"the track overlaps stone {other} ({gap:+.1f} mm) but it did not move"
         return False, ""
-    if gap < -GRAZE_MM:
+    if gap < -GRAZE_MM or gap <= TRACK_MM and _turned_at(ep, shooter, other):
         return True, ""
     if gap <= GRAZE_MM and not moved and ep.displacement(other) > ep.move_mm / 3:
         return None, f"possible graze of stone {other} ({gap:+.1f} mm)"
     return False, ""
+
+
+def _turned_at(ep: Episode, shooter: int, other: int) -> bool:
+    """Whether the shooter's path turned where it came nearest ``other`` (by more than
+    TURN_DEG, over its own size either side, on sightings): a sliding stone turns only where it
+    hits something, so a turn at another stone is a touch where the footprints are too coarse to
+    tell (a stone near the board's colour is found smaller than it is). Not if another stone was
+    about as near there (the turn may be that one's)."""
+    track = ep.tracks.get(shooter)
+    if track is None or track.seen.sum() < 3:
+        return False
+    pts = track.xy[track.seen]
+    shape = ep.before[shooter].shape
+    gaps = path_clearance(pts, shape, ep.before[other].outline)
+    k = int(np.argmin(gaps))
+    size = float(np.linalg.norm(shape, axis=1).mean())
+    far = np.linalg.norm(pts - pts[k], axis=1) >= size
+    ins, outs = np.flatnonzero(far[:k]), k + 1 + np.flatnonzero(far[k + 1:])
+    if not len(ins) or not len(outs):
+        return False
+    a, b = pts[k] - pts[ins[-1]], pts[outs[0]] - pts[k]
+    cos = float(a @ b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-9)
+    if cos > np.cos(np.radians(TURN_DEG)):
+        return False
+    rivals = [s for s, f in ep.before.items() if s not in (shooter, other)
+              and path_clearance(pts[k:k + 1], shape, f.outline)[0] <= gaps[k] + TRACK_MM]
+    return not rivals
 
 
 def _lost_near(ep: Episode, shooter: int) -> str:

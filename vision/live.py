@@ -122,6 +122,8 @@ class LiveJudge:
         events = judge_episode(episode)
         decision = Decision(seg.end, events, rest_json(self._tracker.rest), episode) if events else None
         out: list[Decision] = []
+        if self._held is not None and episode.back:
+            self._held = _untaken(self._held, episode.back, rest_json(self._tracker.rest))
         if self._held is not None:
             if decision is None and all(h.any() for h in seg.hands):
                 return out  # the hand only moved, never leaving: it may take more
@@ -165,6 +167,16 @@ def _hand_stayed(seg: Segment) -> bool:
     """Whether the hand was in the picture from the rest before ``seg`` to its first stone
     change: it never left between the last pickup and this one."""
     return all(h.any() for i, h in zip(seg.indices, seg.hands, strict=True) if i <= seg.start)
+
+
+def _untaken(held: Decision, back: set[int], rest: list[dict]) -> Decision | None:
+    """A held pickup without the stones found again at their places (hidden beside the hand,
+    never taken), with the stones at rest now; None when it took nothing else."""
+    event = held.events[0]
+    stones = [s for s in event["stones"] if s not in back]
+    if not stones:
+        return None
+    return Decision(held.frame, [{**event, "stones": stones}], rest, held.episode)
 
 
 def _joined(first: Decision, then: Decision) -> Decision:

@@ -65,6 +65,19 @@ class PatchEvidence:
         _, x, y, half = box
         return structure(frame[y - half:y + half, x - half:x + half]) >= OUTLINE_GRAD2
 
+    def _outline_left(self, frames: tuple[np.ndarray, np.ndarray], fp: Footprint) -> bool:
+        """Whether a stone's closed outline at ``fp`` was there in the first full frame and is
+        gone in the second (at least halved): a stone left that place. Where the picture shows
+        about as much structure both times, what changed there is the picture's own flicker (a
+        straight edge under heavy compression), not a stone that went. Out of the picture:
+        believed."""
+        box = self._patch_box(fp, frames[0].shape)
+        if box is None:
+            return True
+        _, x, y, half = box
+        was, now = (structure(f[y - half:y + half, x - half:x + half]) for f in frames)
+        return was >= OUTLINE_GRAD2 and was >= 2 * now
+
     def _patch_box(self, fp: Footprint, shape: tuple[int, ...]) -> tuple[np.ndarray, int, int, int] | None:
         """The square patch around a stone on the full frame, twice its radius each way: the
         stone's centre (px), the patch's middle pixel and half-width; None where it leaves the

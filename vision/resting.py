@@ -101,15 +101,19 @@ class AtRest:
 
     def _vacated(self, scenes: tuple[np.ndarray, np.ndarray], changed_px: np.ndarray,
                  hand: np.ndarray, before: dict[int, Footprint], found: list[Footprint],
-                 room: int) -> list[Footprint]:
+                 room: int, frames: tuple[np.ndarray, np.ndarray]) -> list[Footprint]:
         """Stones the detector missed at rest that then moved: where the picture changed between
         the two scenes at rest although no known stone was there before and none is there after
-        (nor the hand), something left. With one or two more new stones found than known stones
-        gone (``room``; a drop brings more), each such spot of a stone's size is a stone that was
-        there before the hand came; it joins the movers (a new id) and is followed like them.
+        (nor the hand, at either rest: ``hand``), something left. With one or two more new
+        stones found than known stones gone, or stones that moved with no hand on them (``room``;
+        a drop brings more), each such spot of a stone's size is a stone that was there before
+        the hand came; it joins the movers (a new id) and is followed like them.
         Only a spot that stood out from the board around it before and blends in after is a
         place left: one that stands out after (a stone's glow or shadow, a speck of light) is
-        something that came, never a stone that went (``scenes``: the small frames before, after)."""
+        something that came, never a stone that went (``scenes``: the small frames before, after).
+        And a stone that lay there showed its closed outline in the full frame before, and it
+        is gone after (``frames``: the full frames before, after): a spot on a straight edge
+        (the board's rim flickering under heavy compression) or on flat felt left no stone."""
         if not 0 < room <= 2 or not found or not before:
             return []  # nothing new, or a drop (two stones or more turning up, or an empty board)
         shape = changed_px.shape
@@ -127,14 +131,15 @@ class AtRest:
                        in enumerate(zip(cents[1:], stats[1:], strict=True), 1)
                        if lo <= st[cv2.CC_STAT_AREA] <= hi and not touches_edge(st, shape)
                        and place_left(scenes, (labels == j).view(np.uint8), cover))
-        out = []
-        for _, c in spots[::-1][:room]:
+        out: list[Footprint] = []
+        for _, c in spots[::-1]:
             centre = np.asarray(self.board.to_mm(self.view.from_small(np.array([c]))))[0]
             r = np.sqrt(np.median(sizes) / np.pi) * self.view.track / self.board.px_per_mm()
             ring = centre + r * np.stack([np.cos(_RING), np.sin(_RING)], axis=1)
             fp = Footprint(-1, centre, ring, bool(self.board.on_board(centre[None])[0]))
-            self._new(fp, before)
-            out.append(before[self.next_id - 1])
+            if len(out) < room and self._outline_left(frames, fp):
+                self._new(fp, before)
+                out.append(before[self.next_id - 1])
         return out
 
     def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],

@@ -24,6 +24,7 @@ from vision.patches import PatchEvidence
 from vision.resting import AtRest
 from vision.tracks import Following
 
+HAND_STONES = 4  # a hand in view covers at least this many small stones' squares of the thumbnail
 Detector = Callable[[np.ndarray, np.ndarray | None], list]  # (frame, ignore mask) -> [Stone]
 
 
@@ -44,6 +45,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     # along by its measured patch shifts: its position at rest is their consensus
     sightings: dict[int, list[tuple[np.ndarray, float]]] = field(default_factory=dict)
     _detected: dict[int, Footprint] = field(default_factory=dict)  # matched at this rest
+    # stones not found at the last rest, the hand still in view: perhaps hidden beside it
+    hidden: dict[int, Footprint] = field(default_factory=dict)
 
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
@@ -85,12 +88,16 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                 loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
                 after[i] = before[i]
         movers = [before[s] for s in loose_before]
-        vacated = self._vacated((small_before, small_after), changed_px, seg.hand, before, found,
-                                len(loose_after) - len(movers))
-        movers += vacated
         nudged = [before[i] for i in after if i in before and i not in under
-                  and before[i] not in movers
                   and np.linalg.norm(after[i].centre - before[i].centre) > MOVE_MM]
+        # stones do not move by themselves: where stones moved and the hand came to none of
+        # them, what struck them is a stone the detector missed at rest
+        hit = bool(movers or nudged) and not any(self._handled(seg, f.centre, f)
+                                                 for f in movers + nudged)
+        hands = seg.hand if seg.hand_before is None else seg.hand | seg.hand_before
+        vacated = self._vacated((small_before, small_after), changed_px, hands, before, found,
+                                len(loose_after) - len(movers) + hit, (seg.before, seg.after))
+        movers += vacated
         tracks = self._tracks(seg, small_before, small_after, movers, nudged, loose_after, after)
         self._join_parts(seg, before, after, tracks)
         for v in vacated:  # its outline: the one the detector found at its new place
@@ -102,6 +109,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         self._unlink_unmoved(seg, before, after, tracks)
         twins = self._join_twins(before, after, tracks)
         movers = [m for m in movers if m.id not in twins]
+        back = self._found_again(before, after)
         new = [after[i] for i in after if i not in before]
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             traced = self._trace_back(seg, small_before, small_after, new, before, tracks)
@@ -113,6 +121,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                     del before[m.id]
                     tracks.pop(m.id, None)
         self.confirmed |= set(after)
+        self.hidden = {**{i: f for i, f in self.hidden.items() if i not in after},
+                       **{i: f for i, f in before.items() if i not in after}} if seg.hand.any() else {}
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
         movers_at = [fp for d in (before, after) for i, fp in d.items()
                      if before.get(i) is not after.get(i)]
@@ -123,11 +133,34 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
             if d < STILL_MM:
                 after[i] = before[i]
         self.rest = self._at_rest(before, after, shift)
-        pushed = {i for i, t in tracks.items() if i in before and i in after
+        # a stone no hand came over that moved was struck (never nudged by the hand)
+        struck = {i for i in tracks if i in before and i in after
+                  and not self._handled(seg, before[i].centre, before[i])}
+        pushed = {i for i, t in tracks.items() if i in before and i in after and i not in struck
                   and self._pushed(seg, t, before[i], after[i])}
-        hand = seg.hand_before is not None or seg.hand.any() or any(h.any() for h in seg.hands)
+        hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       dist, pushed, hand)
+                       dist, pushed, hand, struck, back)
+
+    def _found_again(self, before: dict[int, Footprint], after: dict[int, Footprint]) -> set[int]:
+        """New stones found at the place of a stone not found at the last rest while the hand
+        was still in view: that stone, hidden beside the hand, never taken (a stone taken is
+        not put back on its very place). It keeps its id and place (in place); returns the ids."""
+        back = set()
+        for i in [i for i in after if i not in before]:
+            was = [h for h in self.hidden.values() if h.id not in after
+                   and np.linalg.norm(h.centre - after[i].centre) < 0.5 * radius_mm(h)]
+            if was:
+                after[was[0].id] = with_id(after.pop(i), was[0].id)
+                before[was[0].id] = was[0]
+                back.add(was[0].id)
+        return back
+
+    def _a_hand(self, mask: np.ndarray | None) -> bool:
+        """Whether a hand mask (thumbnail) holds a hand: an arm reaching in over the table covers
+        many times a small stone's square; a change at the view's edge smaller than that is the
+        picture's own flicker there (a textured table under heavy compression), not a hand."""
+        return mask is not None and cv2.countNonZero(mask) >= HAND_STONES * self.view.stone ** 2
 
     def _rejoin(self, fp: Footprint, before: dict[int, Footprint], after: dict[int, Footprint],
                 tracks: dict) -> bool:

@@ -103,6 +103,8 @@ class Following:
                 continue
             if not self._handled(seg, m.centre, m):
                 after[m.id] = m  # unseen at rest: where it was is all we know
+            elif _lay_on(xy[:, r], m):
+                after[m.id] = m  # seen lying at its place to the end: the hand only came near
             else:
                 slid = self._slid_away(seg, xy[:, r], m)
                 if slid is not None:
@@ -124,6 +126,10 @@ class Following:
         seen = np.flatnonzero(~np.isnan(xy[:, 0]))
         if len(seen) < 3 or np.linalg.norm(xy[seen[-1]] - fp.centre) <= radius_mm(fp):
             return None
+        filled = np.stack([np.interp(np.arange(len(xy)), seen, xy[seen, d]) for d in (0, 1)], axis=1)
+        if not self._slid_free(seg, filled, ~np.isnan(xy[:, 0]), fp):
+            return None  # never seen sliding: what turned up where the hand had been is no
+            # stone of its own (a sliver of one the hand took, left in the background)
         last = xy[seen[-1]]
         if np.linalg.norm(xy[seen[-3:]] - last, axis=1).max() >= 0.5 * radius_mm(fp) or \
                 not self._seen_lying(seg, seen[-3:], last, fp):
@@ -196,6 +202,9 @@ class Following:
         if movers:
             changed = (colour_diff(small_before, small_after) > self.level).view(np.uint8)
             extra = around & changed & (1 - paint)
+            if hand is not None:  # where the hand lay, the board after is there already: filled
+                extra &= (hand == 0).view(np.uint8)  # in from around, it would smear a stone
+                # beside it into a blob that stays where it was smeared
         occupied = np.zeros(shape, np.uint8)
         for fp in there:
             occupied |= cv2.dilate(self._mask(fp, shape), grow)
@@ -485,18 +494,24 @@ class Following:
         by a millimetre or two as a hand's shadow leaves it)."""
         if np.linalg.norm(end.centre - start.centre) > 2 * radius_mm(start):
             return False
-        seen = np.flatnonzero(track.seen)
-        step = max(1.0, 0.15 * radius_mm(start))  # mm a frame: more than the sightings' jitter
+        return not self._slid_free(seg, track.xy, track.seen, start)
+
+    def _slid_free(self, seg: Segment, xy: np.ndarray, sighted: np.ndarray, fp: Footprint) -> bool:
+        """Whether a stone was seen sliding with no hand on it (``xy`` its track, ``sighted``
+        where it was seen): between two sightings with no hand on it in between, faster than a
+        creep and farther than two sightings of a still stone differ (a blob's centre jitters
+        by a millimetre or two as a hand's shadow leaves it)."""
+        seen = np.flatnonzero(sighted)
         if len(seen) < 2:
-            return True
-        held = np.array([self._hand_at(seg.hands[k], track.xy[k], start) for k in range(len(track.xy))])
+            return False
+        step = max(1.0, 0.15 * radius_mm(fp))  # mm a frame: more than the sightings' jitter
+        held = np.array([self._hand_at(seg.hands[k], xy[k], fp) for k in range(len(xy))])
         runs = np.concatenate([[0], np.cumsum(held)])  # hand frames up to each sample
         a, b = np.triu_indices(len(seen), 1)
         a, b = seen[a], seen[b]
         free = runs[b + 1] == runs[a]  # no hand on it from sighting a to sighting b
-        dist = np.linalg.norm(track.xy[b] - track.xy[a], axis=1)
-        # seen going faster than a creep, and farther than two sightings of a still stone differ
-        return not np.any(free & (dist > step * (b - a)) & (dist > 2 * step))
+        dist = np.linalg.norm(xy[b] - xy[a], axis=1)
+        return bool(np.any(free & (dist > step * (b - a)) & (dist > 2 * step)))
 
 
 def _core_colour(crop: np.ndarray, ground: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -580,6 +595,14 @@ def _tail_rest(xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
         return None
     head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
     return tail.mean(axis=0) + (head[1] if head else 0.0)
+
+
+def _lay_on(xy: np.ndarray, fp: Footprint) -> bool:
+    """Whether a stone the detector did not find at rest (the hand beside it, ignored with its
+    shadow) was seen lying at its own place in the episode's last frames: a hand that takes a
+    stone leaves its place bare, or covers it."""
+    end = _tail_rest(xy, fp)
+    return end is not None and bool(np.linalg.norm(end - fp.centre) <= 0.5 * radius_mm(fp))
 
 
 def _went(xy: np.ndarray, fp: Footprint) -> bool:

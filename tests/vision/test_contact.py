@@ -15,13 +15,13 @@ from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.judge_clips import GATE, SHOOTER_START, SIZE_MM, Composer
 from vision.board import find_board
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
-from vision.live import LiveJudge
+from vision.live import Decision, LiveJudge, _untaken
 from vision.motion import Segment, View
 from vision.patches import patch_shift, place_left, took_colour
 from vision.resting import consensus
 from vision.stones import detect_stones
 from vision.tracking import EpisodeTracker
-from vision.tracks import _core_colour
+from vision.tracks import _core_colour, _lay_on
 
 FPS = 30.0
 R = 14.0  # the drawn stones' radius (mm), before their wobble
@@ -599,3 +599,65 @@ def test_a_stone_followed_back_to_a_known_stones_place_is_that_stone():
     assert np.allclose(after[0].centre, (250.0, 150.0)) and tracks[0].id == 0
     far = _disc(8, 180.0, 60.0)  # followed back to nowhere known: a stone of its own
     assert not tracker._rejoin(far, {0: known, 8: far}, {8: _disc(8, 250.0, 60.0)}, {})
+
+
+def test_where_a_hand_lay_the_background_is_the_board_not_a_smear_of_a_stone_beside_it():
+    """After a pickup the stone taken and the hand that lay over it are gone. Where the hand lay
+    in the scene before, the background a track is looked for against is the board after,
+    also around the taken stone's place: filled in from around instead, it smeared the stone
+    lying beside it there, and a track latched onto the smear as a stone that stayed (no pickup)."""
+    taken, beside = (150.0, 150.0), (172.0, 150.0)
+    c = Composer([taken, beside])
+    tracker, view = _tracker(c)
+    before = c.frame({0: taken, 1: beside})
+    arm = draw_hand(before, c.px((150.0, 0.0)), c.px(taken), width=30)
+    after = c.frame({1: beside})
+    thumb = view.thumbnail(after).shape[:2]
+    small_arm = view.small(cv2.cvtColor(arm, cv2.COLOR_GRAY2BGR))[..., 0]
+    hand = (cv2.resize(small_arm, thumb[::-1], interpolation=cv2.INTER_AREA) > 0).astype(np.uint8)
+    fp = {k: Footprint(k, np.array(p), convex(_disc(k, *p).outline), True)
+          for k, p in enumerate((taken, beside))}
+    bg = tracker._background(view.small(before), view.small(after), [fp[0]], [], hand, [], [fp[1]])
+    off = np.abs(bg.astype(int) - view.small(after).astype(int)).max(axis=2) > 20
+    assert not off.any()
+
+
+def test_a_stone_never_seen_sliding_is_not_placed_where_something_turned_up():
+    """Only a hand takes a stone away, and a flick sends a stone sliding where it is seen. A
+    stone lost under the hand that lifted it, with something seen lying still farther off once
+    the hand had gone (a sliver of it left in the background, a speck), was never seen sliding
+    there: it was taken, not flicked there. Seen lying at its own place in the last frames,
+    though, it stayed (the hand only came near it: the detector ignored it beside the hand)."""
+    c = Composer([(100.0, 150.0)])
+    tracker, view = _tracker(c)
+    start = Footprint(0, np.array([100.0, 150.0]), convex(_disc(0, 100.0, 150.0).outline), True)
+    thumb = view.thumbnail(c.frame({})).shape[:2]
+    hand = np.zeros(thumb, np.uint8)
+    x, y = (view.to_small(c.project(np.array([[100.0, 150.0]])))[0] / (view.thumb // view.track)).astype(int)
+    hand[y - 4:y + 5, :x + 5] = 1  # the arm from the West edge over the stone
+    free = np.zeros(thumb, np.uint8)
+    seg = Segment(0, 13, list(range(14)), [], [free] * 3 + [hand] * 5 + [free] * 6,
+                  c.frame({}), c.frame({}), free)
+    xy = np.array([[100.0, 150.0]] * 3 + [[np.nan, np.nan]] * 5 + [[125.0, 151.0]] * 6)
+    assert tracker._slid_away(seg, xy, start) is None
+    assert not _lay_on(xy, start)
+    stayed = np.array([[100.0, 150.0]] * 3 + [[np.nan, np.nan]] * 5 + [[100.5, 150.2]] * 6)
+    assert _lay_on(stayed, start)
+
+
+def test_a_stone_lost_beside_the_hand_and_found_again_at_its_place_was_never_taken():
+    """Only a hand takes a stone away, and a stone taken is not put back on its very place. A
+    gate stone the detector did not find at a rest with the hand still beside it is held as
+    taken with the pickup; found again at its place once the hand has gone, it keeps its id and
+    place (no new stone, no shot by it), and the held pickup no longer lists it."""
+    c = Composer([(100.0, 150.0)])
+    tracker, _ = _tracker(c)
+    gate, shooter = _disc(0, 100.0, 150.0), _disc(1, 250.0, 150.0)
+    tracker.hidden = {0: gate, 1: shooter}  # neither found at the last rest, the hand in view
+    before = {}
+    after = {7: _disc(7, 101.0, 150.5), 8: _disc(8, 40.0, 60.0)}
+    assert tracker._found_again(before, after) == {0}
+    assert set(after) == {0, 8} and set(before) == {0} and before[0] is gate
+    held = Decision(160, [{"type": "pickup", "start": 140, "end": 160, "stones": [0, 1]}], [], None)
+    assert _untaken(held, {0}, []).events[0]["stones"] == [1]
+    assert _untaken(held, {0, 1}, []) is None

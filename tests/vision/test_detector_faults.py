@@ -347,3 +347,68 @@ def test_a_stone_carried_away_is_not_linked_to_a_false_stone_elsewhere():
 
     events = _events(FaultyJudge(fault), frames)
     assert [(e["type"], len(e.get("stones", []))) for e in events] == [("pickup", 1)]
+
+
+def test_a_place_left_shows_a_stone_before_and_none_after():
+    """A stone the detector missed at rest that then moved is found by the place it left: the
+    picture there showed a stone's closed outline before and shows none after. A straight edge
+    (the board's rim) flickering under heavy compression changes the picture too, but shows as
+    little outline before as after: no stone left it (it would be made a shooter)."""
+    c = Composer([(200.0, 150.0)])
+    tracker = _tracker(c.frame({}), lambda found: found)
+    place = Footprint(0, np.array([200.0, 150.0]), np.array(
+        [[200.0 + 14 * np.cos(a), 150.0 + 14 * np.sin(a)] for a in np.linspace(0, 6.28, 16)]), True)
+    assert tracker._outline_left((c.frame({0: (200.0, 150.0)}), c.frame({})), place)
+    rng = np.random.default_rng(3)
+    rims = []
+    for _ in range(2):
+        f = c.frame({})
+        line = np.round(tracker.board.to_px(np.array([[150.0, 150.0], [250.0, 150.0]]))).astype(int)
+        cv2.line(f, tuple(line[0]), tuple(line[1]), (30, 30, 30), 4)
+        rims.append(np.clip(f + rng.normal(0, 4, f.shape), 0, 255).astype(np.uint8))
+    assert not tracker._outline_left((rims[0], rims[1]), place)
+
+
+def test_a_flicker_at_the_pictures_edge_is_no_hand():
+    """Stones do not move by themselves: a stone turning up with no hand in view is one the
+    detector missed, not a shot. A hand reaching in covers many times a stone's size; a few
+    changed pixels at the view's edge (a textured table under heavy compression) are no hand."""
+    c = Composer([(200.0, 150.0)])
+    tracker = _tracker(c.frame({}), lambda found: found)
+    thumb = tracker.view.thumbnail(c.frame({})).shape[:2]
+    flicker = np.zeros(thumb, np.uint8)
+    flicker[30:35, :3] = 1
+    arm = np.zeros(thumb, np.uint8)
+    arm[30:45, :40] = 1
+    assert not tracker._a_hand(flicker) and tracker._a_hand(arm) and not tracker._a_hand(None)
+
+
+def test_a_stone_struck_by_one_the_detector_never_found_is_not_the_shooter():
+    """RULINGS Rocca, Rubber Band: a shot through the gate passes, and hitting a stone that is
+    no gate stone is allowed. The detector never finds the shooter (a stone of the board's own
+    colour, say), neither before nor after; the stone it strikes moves with no hand near it.
+    Stones do not move by themselves: the struck stone is not the shooter. What struck it is
+    found by the place it left, followed, and judged: the shot passes."""
+    target, into = (268.0, 152.0), (240.0, 152.0)
+    c = Composer([*GATE, SHOOTER_START, target])
+    still = {0: GATE[0], 1: GATE[1]}
+    frames = [c.frame({**still, 2: SHOOTER_START, 3: target}) for _ in range(12)]
+    tip = c.px((SHOOTER_START[0] - 16, SHOOTER_START[1]))
+    for j in range(1, 9):  # the arm reaches in from the West edge behind the shooter
+        f = c.frame({**still, 2: SHOOTER_START, 3: target})
+        draw_hand(f, (0, tip[1]), (int(tip[0] * j / 8), tip[1]), width=40)
+        frames.append(f)
+    path = [(SHOOTER_START[0] + (into[0] - SHOOTER_START[0]) * (1 - (1 - k / 14) ** 2), 151.0 + k / 14)
+            for k in range(1, 15)]
+    pushed = [target] * 12 + [(target[0] + d, 152.0) for d in (6.0, 11.0, 14.0, 15.0)]
+    for j in range(len(pushed)):
+        f = c.frame({**still, 2: path[min(j, len(path) - 1)], 3: pushed[j]})
+        if j < 4:
+            draw_hand(f, (0, tip[1]), (int(tip[0] * (1 - j / 4)) + 1, tip[1]), width=40)
+        frames.append(f)
+    frames += [c.frame({**still, 2: path[-1], 3: pushed[-1]}) for _ in range(20)]
+    judge = FaultyJudge(lambda call, found: [s for s in found if not _near([s], SHOOTER_START)
+                                             and not _near([s], into)])
+    (shot,) = _events(judge, frames)
+    assert (shot["verdict"], shot["kind"], shot["fouls"]) == ("pass", "gate", [])
+    assert shot["shooter"] not in {s["id"] for s in judge.initial.rest}

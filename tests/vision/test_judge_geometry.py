@@ -194,3 +194,38 @@ def test_a_stone_turning_up_with_no_hand_in_view_is_no_shot():
     assert judge_episode(Episode(0, 30, 60.0, before, after, hand=False)) == []
     (e,) = judge_episode(Episode(0, 30, 60.0, before, after, hand=True))
     assert (e["type"], e["verdict"]) == ("shot", "unsure")
+
+
+def _clear_by(path: list[tuple[float, float]], struck: set[int] = frozenset()) -> dict:
+    """A clear: shooter 0 (6 mm) slides along ``path`` past stone 1 (7 mm, at (100, 100)),
+    which the detector finds 1 mm smaller than it is and at the same place after (its patch
+    unseen: the shooter rests against it)."""
+    before = {0: stone(0, *path[0], r=6.0), 1: stone(1, 100.0, 100.0, r=6.0)}
+    after = {0: stone(0, *path[-1], r=6.0), 1: before[1]}
+    xy = np.concatenate([resample(np.array([a, b], float), 2.5)[:-1]
+                         for a, b in zip(path[:-1], path[1:], strict=True)] + [np.array([path[-1]])])
+    tracks = {0: Track(0, np.arange(10, 10 + len(xy)), xy, np.ones(len(xy), bool))}
+    ep = Episode(5, 60, 60.0, before, after, tracks, {0: 10}, struck=set(struck))
+    (event,) = judge_episode(ep)
+    return event
+
+
+def test_a_clear_whose_path_turns_at_the_other_stone_hit_it():
+    """RULINGS Rocca, clears: the shooter must hit the other piece. A sliding stone turns only
+    where it hits something: a shooter whose path turns (here by 45 degrees) just where it
+    passes the other stone, its footprint within a track's error of that stone's, hit it
+    (a stone near the board's colour is found smaller than it is: the footprints alone miss
+    the touch); the same pass on a straight path did not."""
+    by = 100.0 - 12.3  # centres 12.3 mm apart: a 0.3 mm gap between the footprints
+    hit = _clear_by([(100.0, 160.0), (by, 100.0), (by - 30.0, 70.0)])
+    assert (hit["verdict"], hit["fouls"]) == ("pass", [])
+    missed = _clear_by([(by, 160.0), (by, 100.0), (by, 40.0)])
+    assert (missed["verdict"], missed["fouls"]) == ("foul", ["missed_clear"])
+
+
+def test_a_shooter_no_hand_came_to_is_for_the_players():
+    """Stones do not move by themselves: a stone set moving with no hand ever over its place
+    was struck by a stone the camera did not see (one of the board's own colour, missed at
+    rest). Its path is not the shot's: the verdict is unsure, with the reason."""
+    e = _clear_by([(100.0, 160.0), (100.0, 130.0)], struck={0})
+    assert e["verdict"] == "unsure" and "no hand" in e["why"]
