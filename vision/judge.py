@@ -242,8 +242,8 @@ def judge_shot(ep: Episode) -> dict:
     path = _shooter_path(ep, shooter)
     if len(on_before) < 2 or shooter not in on_before:
         event["why"] = f"the shooter was not one of {len(on_before)} stones on the board"
-    elif shooter in ep.struck:  # stones do not move by themselves: the shooter was not seen
-        event["why"] = f"stone {shooter} moved with no hand on it: struck by a stone not seen"
+    elif shooter in ep.struck and not ep.hand:  # stones do not move by themselves
+        event["why"] = f"stone {shooter} moved with no hand in view: what moved it was not seen"
     elif kind == "clear":
         _judge_clear(ep, shooter, path, event)
     else:

@@ -196,7 +196,7 @@ def test_a_stone_turning_up_with_no_hand_in_view_is_no_shot():
     assert (e["type"], e["verdict"]) == ("shot", "unsure")
 
 
-def _clear_by(path: list[tuple[float, float]], struck: set[int] = frozenset()) -> dict:
+def _clear_by(path: list[tuple[float, float]]) -> dict:
     """A clear: shooter 0 (6 mm) slides along ``path`` past stone 1 (7 mm, at (100, 100)),
     which the detector finds 1 mm smaller than it is and at the same place after (its patch
     unseen: the shooter rests against it)."""
@@ -205,7 +205,7 @@ def _clear_by(path: list[tuple[float, float]], struck: set[int] = frozenset()) -
     xy = np.concatenate([resample(np.array([a, b], float), 2.5)[:-1]
                          for a, b in zip(path[:-1], path[1:], strict=True)] + [np.array([path[-1]])])
     tracks = {0: Track(0, np.arange(10, 10 + len(xy)), xy, np.ones(len(xy), bool))}
-    ep = Episode(5, 60, 60.0, before, after, tracks, {0: 10}, struck=set(struck))
+    ep = Episode(5, 60, 60.0, before, after, tracks, {0: 10})
     (event,) = judge_episode(ep)
     return event
 
@@ -223,9 +223,16 @@ def test_a_clear_whose_path_turns_at_the_other_stone_hit_it():
     assert (missed["verdict"], missed["fouls"]) == ("foul", ["missed_clear"])
 
 
-def test_a_shooter_no_hand_came_to_is_for_the_players():
-    """Stones do not move by themselves: a stone set moving with no hand ever over its place
-    was struck by a stone the camera did not see (one of the board's own colour, missed at
-    rest). Its path is not the shot's: the verdict is unsure, with the reason."""
-    e = _clear_by([(100.0, 160.0), (100.0, 130.0)], struck={0})
+def test_a_shooter_moved_with_no_hand_in_view_is_unsure_but_one_the_mask_missed_is_judged():
+    """Rubber Band: a shooter that stops in the band is not through. Stones do not move by
+    themselves: with no hand in view at all, what moved the shooter was not seen (unsure, with
+    why). With a hand in view that the mask never saw over the shooter (a fingertip of the
+    board's colour), the shot is judged as usual."""
+    before = {i: stone(i, *p) for i, p in {0: (100, 200), **GATE}.items()}
+    after = {**before, 0: stone(0, 205, 200)}
+    xy = resample(np.array([(100, 200), (205, 200)], float), 12.0)
+    tracks = {0: Track(0, np.arange(10, 10 + len(xy)), xy, np.ones(len(xy), bool))}
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, after, tracks, {0: 10}, struck={0}, hand=False))
     assert e["verdict"] == "unsure" and "no hand" in e["why"]
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, after, tracks, {0: 10}, struck={0}, hand=True))
+    assert (e["verdict"], e["fouls"]) == ("foul", ["not_through"])
