@@ -59,11 +59,8 @@ class PatchEvidence:
         direction, in any colour channel: a stone of the board's brightness but another hue
         counts), not a straight edge or flat felt: a detection there is no stone. Out of the
         picture, or too small to tell: believed."""
-        box = self._patch_box(fp, frame.shape)
-        if box is None:
-            return True
-        _, x, y, half = box
-        return structure(frame[y - half:y + half, x - half:x + half]) >= OUTLINE_GRAD2
+        s = self._structure_at(frame, fp)
+        return s is None or s >= OUTLINE_GRAD2
 
     def _outline_left(self, frames: tuple[np.ndarray, np.ndarray], fp: Footprint) -> bool:
         """Whether a stone's closed outline at ``fp`` was there in the first full frame and is
@@ -71,12 +68,16 @@ class PatchEvidence:
         about as much structure both times, what changed there is the picture's own flicker (a
         straight edge under heavy compression), not a stone that went. Out of the picture:
         believed."""
-        box = self._patch_box(fp, frames[0].shape)
+        was, now = (self._structure_at(f, fp) for f in frames)
+        return was is None or (was >= OUTLINE_GRAD2 and was >= 2 * now)
+
+    def _structure_at(self, frame: np.ndarray, fp: Footprint) -> float | None:
+        """`structure` of the patch around a stone on the full frame; None out of the picture."""
+        box = self._patch_box(fp, frame.shape)
         if box is None:
-            return True
+            return None
         _, x, y, half = box
-        was, now = (structure(f[y - half:y + half, x - half:x + half]) for f in frames)
-        return was >= OUTLINE_GRAD2 and was >= 2 * now
+        return structure(frame[y - half:y + half, x - half:x + half])
 
     def _patch_box(self, fp: Footprint, shape: tuple[int, ...]) -> tuple[np.ndarray, int, int, int] | None:
         """The square patch around a stone on the full frame, twice its radius each way: the

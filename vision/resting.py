@@ -133,11 +133,13 @@ class AtRest:
                        and place_left(scenes, (labels == j).view(np.uint8), cover))
         out: list[Footprint] = []
         for _, c in spots[::-1]:
+            if len(out) == room:
+                break
             centre = np.asarray(self.board.to_mm(self.view.from_small(np.array([c]))))[0]
             r = np.sqrt(np.median(sizes) / np.pi) * self.view.track / self.board.px_per_mm()
             ring = centre + r * np.stack([np.cos(_RING), np.sin(_RING)], axis=1)
             fp = Footprint(-1, centre, ring, bool(self.board.on_board(centre[None])[0]))
-            if len(out) < room and self._outline_left(frames, fp):
+            if self._outline_left(frames, fp):
                 self._new(fp, before)
                 out.append(before[self.next_id - 1])
         return out
