@@ -217,7 +217,8 @@ class _Geometry:
         self.edge = cv2.dilate(outside, _disk(3))
         self.near_marker = cv2.dilate(self.markers, _disk(3))
         self.camera = board.camera_mm(frame_shape) if params.silhouette_height_mm > 0 else None
-        self.noise_samples = _noise_samples(view, self.markers, int(np.ceil(params.edge_band_mm * view.s)))
+        self.band_px = int(np.ceil(params.edge_band_mm * view.s))  # the edge strips' half-width
+        self.noise_samples = _noise_samples(view, self.markers, self.band_px)
 
 
 @lru_cache(maxsize=4)
@@ -302,8 +303,8 @@ class _Surface:
     outline from its own contrast.
     """
 
-    def __init__(self, ycc: np.ndarray, view: TopView, max_d: float, band: float, markers: np.ndarray,
-                 noise_samples: list[np.ndarray]):
+    def __init__(self, ycc: np.ndarray, geo: _Geometry, max_d: float):
+        view, markers, e = geo.view, geo.markers, geo.band_px
         h, w = ycc.shape[:2]
         (bu0, bv0), (bu1, bv1) = view.board_rect
         on_board = np.zeros((h, w), np.uint8)
@@ -328,7 +329,6 @@ class _Surface:
         # edge), the median along the edge over stretches many stones long
         # what the camera does not see differs by nothing
         diff = cv2.subtract(ycc, bg, dst=np.zeros((h, w, 3), np.int16), mask=view.valid, dtype=cv2.CV_16S)
-        e = int(np.ceil(band * view.s))
         seg = max(4.0 * max_d, 8.0)
         for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
             lo = (bu0 - e, bu1 + e) if axis == 0 else (bv0 - e, bv1 + e)
@@ -367,7 +367,7 @@ class _Surface:
         # out so that they do not inflate their own neighbourhood's level
         outer, inner = _zones(view, e)
         inv_sigma = np.ones((3, 1, 3), np.float32)
-        for zid, pixels in enumerate(noise_samples):
+        for zid, pixels in enumerate(geo.noise_samples):
             if len(pixels):
                 sample = np.ascontiguousarray(resid.reshape(-1, 3)[pixels].T)
                 inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=1), 1.0)
@@ -414,10 +414,10 @@ def detect_stones(
     if ignore_mask is not None and ignore_mask.shape[:2] != frame.shape[:2]:
         raise FrameError(f"ignore_mask is {ignore_mask.shape[:2]}, the frame {frame.shape[:2]}: sizes differ")
     geo = _geometry(board, frame.shape[:2], params)
-    view, markers = geo.view, geo.markers
+    view = geo.view
     min_d, max_d = params.min_diameter_mm * view.s, params.max_diameter_mm * view.s
     ycc = cv2.cvtColor(view.warp(frame), cv2.COLOR_BGR2YCrCb)
-    surface = _Surface(ycc, view, max_d, params.edge_band_mm, markers, geo.noise_samples)
+    surface = _Surface(ycc, geo, max_d)
     z = surface.z
     cand = cv2.compare(z, params.threshold, cv2.CMP_GT)
     cand = cv2.bitwise_and(cand, geo.readable)
