@@ -386,6 +386,17 @@ class _Surface:
         """The predicted surface (YCrCb) in one window: only stones' windows ever need it."""
         return np.clip(self._ycc[rows, cols].astype(np.int16) - self._diff[rows, cols], 0, 255).astype(np.uint8)
 
+    def shading(self, rows: slice, cols: slice, part: np.ndarray) -> float:
+        """How much a footprint's brightness difference from the surface varies across it: the
+        spread between its 90 % and 10 % quantiles, in units of the luma noise of the surface it
+        lies on. A stone is a lit body (a bright flank, a shaded one, a darker rim than its top)
+        whatever its colour; a patch that differs from the surface by one even offset, or by
+        colour alone, is no body."""
+        luma = self._diff[rows, cols, 0][part > 0].astype(np.float32)
+        table, board = self._weights
+        weight = board[0] if self._on_board[rows, cols][part > 0].mean() >= 0.5 else table[0]
+        return (_quantile(luma, 0.9) - _quantile(luma, 0.1)) * float(weight)
+
     def contrast(self, rows: slice, cols: slice) -> np.ndarray:
         """`z` in one window, but with the channels weighed alike over each surface (the board's
         noise on the board, the table's off it): the noise zones are for telling a stone from
@@ -472,7 +483,7 @@ def detect_stones(
         x0, y0 = f.origin
         h, w = f.part.shape
         st = _stone(f.part, f.origin, z[y0:y0 + h, x0:x0 + w], view, board, min_d, max_d, f.cut, params, camera,
-                    f.min_score)
+                    f.min_score, surface)
         if st is not None:
             stones.append(st)
             kept.append(f)
@@ -482,6 +493,17 @@ def detect_stones(
         stones = [_moved(st, -f.shadow_shift(side, view.s) * side, board)
                   for st, f in zip(stones, kept, strict=True)]
     return stones
+
+
+# A faint footprint with no shading across it is no stone. A heavily compressed frame smears
+# colour across its 8x8 blocks and along strong edges (the board's rim, its shadow on the table),
+# and a surface model fitted over stretches many stones long leaves such smears as faint, even
+# patches, which closing and hull filling shape into stone-sized blobs. A stone of any colour is
+# a lit body: its lit flank, its shaded flank and its rim differ in brightness by far more than
+# the noise, most of all on a faint stone, which differs from the surface by little else. Vivid
+# footprints are not judged by this: a stone of a clearly different colour may be evenly lit.
+FAINT = 1.5  # a footprint whose median difference is under this many times `threshold` is faint
+SHADED = 3.5  # ... and a body only when its brightness varies across it by this many noise units
 
 
 @dataclass
@@ -1173,7 +1195,7 @@ def _colour_gap(ycc: np.ndarray, a: tuple[float, float, float], b: tuple[float, 
 
 
 def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams,
-           camera: np.ndarray | None, min_score: float) -> Stone | None:
+           camera: np.ndarray | None, min_score: float, surface: _Surface) -> Stone | None:
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -1206,6 +1228,10 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
     if np.sqrt(a_mm / np.pi) < 0.4 * params.min_diameter_mm:
         return None  # smaller than any stone once outlined
     contrast = _quantile(z[part > 0], 0.5)
+    if contrast < FAINT * params.threshold:
+        h, w = part.shape
+        if surface.shading(slice(origin[1], origin[1] + h), slice(origin[0], origin[0] + w), part) < SHADED:
+            return None  # a faint, even patch: no lit body (FAINT, SHADED)
     score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
     if cut:
         score *= 0.5  # cut by the frame or the view's edge: its centre is a guess
