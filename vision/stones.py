@@ -502,7 +502,7 @@ def detect_stones(
 # a lit body: its lit flank, its shaded flank and its rim differ in brightness by far more than
 # the noise, most of all on a faint stone, which differs from the surface by little else. Vivid
 # footprints are not judged by this: a stone of a clearly different colour may be evenly lit.
-FAINT = 1.5  # a footprint whose median difference is under this many times `threshold` is faint
+FAINT = 2.0  # a footprint whose median difference is under this many times `threshold` is faint
 SHADED = 3.5  # ... and a body only when its brightness varies across it by this many noise units
 
 
