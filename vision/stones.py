@@ -25,7 +25,10 @@ the stones is estimated from the frame itself, and stones are what differs from 
    split off as a stone goes back to its stone; a faint piece beside a vivid stone is another stone
    only if it is more than that stone's halo; the centre is the area centroid of the footprint, in
    board mm.
-5. A stone of the surface's colour keeps its whole cast shadow in its footprint. One lamp lights
+5. A faint footprint with no shading across it is no stone (a smear of colour that heavy
+   compression leaves along the board's rim): a stone is a lit body, brighter on one flank than
+   on the other.
+6. A stone of the surface's colour keeps its whole cast shadow in its footprint. One lamp lights
    every stone of a scene alike, so the side the shadows fall on is estimated from all the stones
    together (the darkness around each footprint); when they agree, such a footprint's centre moves
    back toward the light by half its excess length along that side. A lamp straight above or two
