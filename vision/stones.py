@@ -37,6 +37,7 @@ the stones is estimated from the frame itself, and stones are what differs from 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -490,6 +491,10 @@ def detect_stones(
         if st is not None:
             stones.append(st)
             kept.append(f)
+    drop = _overlapped(kept, [st.score for st in stones])
+    if drop:
+        stones = [st for k, st in enumerate(stones) if k not in drop]
+        kept = [f for k, f in enumerate(kept) if k not in drop]
     side = _shadow_side(kept)
     if side is not None:
         # the shadow still held in the outlines: each centre moves back toward the light
@@ -507,6 +512,33 @@ def detect_stones(
 # footprints are not judged by this: a stone of a clearly different colour may be evenly lit.
 FAINT = 2.0  # a footprint whose median difference is under this many times `threshold` is faint
 SHADED = 3.5  # ... and a body only when its brightness varies across it by this many noise units
+
+
+OVERLAP = 0.2  # a footprint whose convex hull covers this share of another's pixels is no stone of its own
+
+
+def _overlapped(kept: list[_Footprint], scores: list[float]) -> set[int]:
+    """The footprints (indices) that wrap around another, more confident one: stones are convex
+    and do not interpenetrate, so a footprint whose convex hull covers a good part of another
+    stone is not a stone. A stone's cast shadow, split off as a piece of its own, is such a
+    crescent around its stone (its area centroid 7-9 mm off the stone's, beside it)."""
+    boxes = [(f.origin[0], f.origin[1], f.origin[0] + f.part.shape[1], f.origin[1] + f.part.shape[0]) for f in kept]
+    hulls: dict[int, np.ndarray] = {}
+    drop: set[int] = set()
+    for i, j in itertools.combinations(range(len(kept)), 2):
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[i], boxes[j]
+        x0, y0, x1, y1 = max(ax0, bx0), max(ay0, by0), min(ax1, bx1), min(ay1, by1)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        low, high = (i, j) if scores[i] < scores[j] else (j, i)
+        if low not in hulls:
+            hulls[low] = _convex(kept[low].part)
+        lx, ly = boxes[low][:2]
+        hx, hy = boxes[high][:2]
+        wraps = hulls[low][y0 - ly:y1 - ly, x0 - lx:x1 - lx] & kept[high].part[y0 - hy:y1 - hy, x0 - hx:x1 - hx]
+        if np.count_nonzero(wraps) > OVERLAP * kept[high].part.sum():
+            drop.add(low)
+    return drop
 
 
 @dataclass

@@ -19,6 +19,7 @@ from vision.stones import (
     StoneParams,
     _Footprint,
     _join_shadows,
+    _overlapped,
     _shadow_side,
     _split_colours,
     _split_domes,
@@ -665,3 +666,21 @@ def test_a_heavily_compressed_board_shows_no_stone_where_there_is_none(seed):
              if min(np.hypot(t["x_mm"] - s.x_mm, t["y_mm"] - s.y_mm) for t in truth) > 8.0]
     assert false == []
     assert len(found) == len(truth)
+
+
+def test_a_shadow_piece_wrapped_round_its_stone_is_no_second_stone():
+    """Stones are convex and do not interpenetrate: a piece beside a stone whose convex hull
+    takes in much of that stone (its cast shadow, a crescent round it, split off as a stone of
+    its own: a drop of three counted as four) is dropped; of two touching round stones, none is."""
+    shape = (40, 40)
+    stone = np.zeros(shape, np.uint8)
+    cv2.circle(stone, (22, 20), 6, 1, -1)
+    crescent = np.zeros(shape, np.uint8)
+    cv2.circle(crescent, (20, 18), 10, 1, -1)
+    crescent &= 1 - cv2.dilate(stone, np.ones((3, 3), np.uint8))
+    other = np.zeros(shape, np.uint8)
+    cv2.circle(other, (9, 20), 6, 1, -1)  # touching the stone on its left
+    prints = [_Footprint(p, (0, 0), np.zeros(shape, np.uint8), np.zeros(shape, np.uint8), False, 0.6)
+              for p in (stone, crescent, other)]
+    assert _overlapped(prints[:2], [0.9, 0.7]) == {1}
+    assert _overlapped([prints[0], prints[2]], [0.9, 0.7]) == set()
