@@ -37,7 +37,6 @@ the stones is estimated from the frame itself, and stones are what differs from 
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -521,23 +520,18 @@ def _overlapped(kept: list[_Footprint], scores: list[float]) -> set[int]:
     """The footprints (indices) that wrap around another, more confident one: stones are convex
     and do not interpenetrate, so a footprint whose convex hull covers a good part of another
     stone is not a stone. A stone's cast shadow, split off as a piece of its own, is such a
-    crescent around its stone (its area centroid 7-9 mm off the stone's, beside it)."""
-    boxes = [(f.origin[0], f.origin[1], f.origin[0] + f.part.shape[1], f.origin[1] + f.part.shape[0]) for f in kept]
-    hulls: dict[int, np.ndarray] = {}
+    crescent around its stone (its area centroid 7-9 mm off the stone's, beside it). Only pieces
+    of one blob of candidates (one window) are compared: separate blobs lie apart."""
+    windows: dict[tuple[int, int], list[int]] = {}
+    for k, f in enumerate(kept):
+        windows.setdefault((int(f.origin[0]), int(f.origin[1])), []).append(k)
     drop: set[int] = set()
-    for i, j in itertools.combinations(range(len(kept)), 2):
-        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[i], boxes[j]
-        x0, y0, x1, y1 = max(ax0, bx0), max(ay0, by0), min(ax1, bx1), min(ay1, by1)
-        if x0 >= x1 or y0 >= y1:
-            continue
-        low, high = (i, j) if scores[i] < scores[j] else (j, i)
-        if low not in hulls:
-            hulls[low] = _convex(kept[low].part)
-        lx, ly = boxes[low][:2]
-        hx, hy = boxes[high][:2]
-        wraps = hulls[low][y0 - ly:y1 - ly, x0 - lx:x1 - lx] & kept[high].part[y0 - hy:y1 - hy, x0 - hx:x1 - hx]
-        if np.count_nonzero(wraps) > OVERLAP * kept[high].part.sum():
-            drop.add(low)
+    for group in windows.values():
+        for a, b in ((a, b) for n, a in enumerate(group) for b in group[n + 1:]):
+            low, high = (a, b) if scores[a] < scores[b] else (b, a)
+            wraps = _convex(kept[low].part) & kept[high].part
+            if np.count_nonzero(wraps) > OVERLAP * np.count_nonzero(kept[high].part):
+                drop.add(low)
     return drop
 
 
