@@ -25,7 +25,10 @@ the stones is estimated from the frame itself, and stones are what differs from 
    split off as a stone goes back to its stone; a faint piece beside a vivid stone is another stone
    only if it is more than that stone's halo; the centre is the area centroid of the footprint, in
    board mm.
-5. A stone of the surface's colour keeps its whole cast shadow in its footprint. One lamp lights
+5. A faint footprint with no shading across it is no stone (a smear of colour that heavy
+   compression leaves along the board's rim): a stone is a lit body, brighter on one flank than
+   on the other.
+6. A stone of the surface's colour keeps its whole cast shadow in its footprint. One lamp lights
    every stone of a scene alike, so the side the shadows fall on is estimated from all the stones
    together (the darkness around each footprint); when they agree, such a footprint's centre moves
    back toward the light by half its excess length along that side. A lamp straight above or two
@@ -386,6 +389,17 @@ class _Surface:
         """The predicted surface (YCrCb) in one window: only stones' windows ever need it."""
         return np.clip(self._ycc[rows, cols].astype(np.int16) - self._diff[rows, cols], 0, 255).astype(np.uint8)
 
+    def shading(self, rows: slice, cols: slice, part: np.ndarray) -> float:
+        """How much a footprint's brightness difference from the surface varies across it: the
+        spread between its 90 % and 10 % quantiles, in units of the luma noise of the surface it
+        lies on. A stone is a lit body (a bright flank, a shaded one, a darker rim than its top)
+        whatever its colour; a patch that differs from the surface by one even offset, or by
+        colour alone, is no body."""
+        luma = self._diff[rows, cols, 0][part > 0].astype(np.float32)
+        table, board = self._weights
+        weight = board[0] if self._on_board[rows, cols][part > 0].mean() >= 0.5 else table[0]
+        return (_quantile(luma, 0.9) - _quantile(luma, 0.1)) * float(weight)
+
     def contrast(self, rows: slice, cols: slice) -> np.ndarray:
         """`z` in one window, but with the channels weighed alike over each surface (the board's
         noise on the board, the table's off it): the noise zones are for telling a stone from
@@ -472,16 +486,53 @@ def detect_stones(
         x0, y0 = f.origin
         h, w = f.part.shape
         st = _stone(f.part, f.origin, z[y0:y0 + h, x0:x0 + w], view, board, min_d, max_d, f.cut, params, camera,
-                    f.min_score)
+                    f.min_score, surface)
         if st is not None:
             stones.append(st)
             kept.append(f)
+    drop = _overlapped(kept, [st.score for st in stones])
+    if drop:
+        stones = [st for k, st in enumerate(stones) if k not in drop]
+        kept = [f for k, f in enumerate(kept) if k not in drop]
     side = _shadow_side(kept)
     if side is not None:
         # the shadow still held in the outlines: each centre moves back toward the light
         stones = [_moved(st, -f.shadow_shift(side, view.s) * side, board)
                   for st, f in zip(stones, kept, strict=True)]
     return stones
+
+
+# A faint footprint with no shading across it is no stone. A heavily compressed frame smears
+# colour across its 8x8 blocks and along strong edges (the board's rim, its shadow on the table),
+# and a surface model fitted over stretches many stones long leaves such smears as faint, even
+# patches, which closing and hull filling shape into stone-sized blobs. A stone of any colour is
+# a lit body: its lit flank, its shaded flank and its rim differ in brightness by far more than
+# the noise, most of all on a faint stone, which differs from the surface by little else. Vivid
+# footprints are not judged by this: a stone of a clearly different colour may be evenly lit.
+FAINT = 2.0  # a footprint whose median difference is under this many times `threshold` is faint
+SHADED = 3.5  # ... and a body only when its brightness varies across it by this many noise units
+
+
+OVERLAP = 0.2  # a footprint whose convex hull covers this share of another's pixels is no stone of its own
+
+
+def _overlapped(kept: list[_Footprint], scores: list[float]) -> set[int]:
+    """The footprints (indices) that wrap around another, more confident one: stones are convex
+    and do not interpenetrate, so a footprint whose convex hull covers a good part of another
+    stone is not a stone. A stone's cast shadow, split off as a piece of its own, is such a
+    crescent around its stone (its area centroid 7-9 mm off the stone's, beside it). Only pieces
+    of one blob of candidates (one window) are compared: separate blobs lie apart."""
+    windows: dict[tuple[int, int], list[int]] = {}
+    for k, f in enumerate(kept):
+        windows.setdefault((int(f.origin[0]), int(f.origin[1])), []).append(k)
+    drop: set[int] = set()
+    for group in windows.values():
+        for a, b in ((a, b) for n, a in enumerate(group) for b in group[n + 1:]):
+            low, high = (a, b) if scores[a] < scores[b] else (b, a)
+            wraps = _convex(kept[low].part) & kept[high].part
+            if np.count_nonzero(wraps) > OVERLAP * np.count_nonzero(kept[high].part):
+                drop.add(low)
+    return drop
 
 
 @dataclass
@@ -1173,7 +1224,7 @@ def _colour_gap(ycc: np.ndarray, a: tuple[float, float, float], b: tuple[float, 
 
 
 def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams,
-           camera: np.ndarray | None, min_score: float) -> Stone | None:
+           camera: np.ndarray | None, min_score: float, surface: _Surface) -> Stone | None:
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -1206,6 +1257,10 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
     if np.sqrt(a_mm / np.pi) < 0.4 * params.min_diameter_mm:
         return None  # smaller than any stone once outlined
     contrast = _quantile(z[part > 0], 0.5)
+    if contrast < FAINT * params.threshold:
+        h, w = part.shape
+        if surface.shading(slice(origin[1], origin[1] + h), slice(origin[0], origin[0] + w), part) < SHADED:
+            return None  # a faint, even patch: no lit body (FAINT, SHADED)
     score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
     if cut:
         score *= 0.5  # cut by the frame or the view's edge: its centre is a guess

@@ -19,6 +19,7 @@ from vision.stones import (
     StoneParams,
     _Footprint,
     _join_shadows,
+    _overlapped,
     _shadow_side,
     _split_colours,
     _split_domes,
@@ -627,3 +628,59 @@ def test_touching_stones_whose_shadows_round_their_footprint_are_each_within_2_m
     once the shadow is trimmed it is two domes, split at their lit tops (found as one stone
     between them, 4-17 mm off)."""
     assert max(_pair_errors(seed, near)) < 2.0
+
+
+def _smeared(shift_ycc: tuple[float, float, float]) -> tuple[np.ndarray, DrawnStone]:
+    """A drawn scene with one stone and, elsewhere on the board, a stone-sized patch whose colour
+    is shifted evenly (soft edges, no shading): what heavy compression leaves of a colour smear."""
+    st = DrawnStone(100, 100, 12, (60, 60, 200), 1)
+    scene = draw_scene([st])
+    ycc = cv2.cvtColor(scene.image, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+    patch = np.zeros(ycc.shape[:2], np.float32)
+    c = scene.project(np.array([[260.0, 180.0]]))[0]
+    cv2.ellipse(patch, (int(c[0]), int(c[1])), (11, 7), 20, 0, 360, 1.0, -1)
+    ycc += cv2.GaussianBlur(patch, (0, 0), 2.0)[..., None] * np.float32(shift_ycc)
+    return cv2.cvtColor(np.clip(ycc, 0, 255).astype(np.uint8), cv2.COLOR_YCrCb2BGR), st
+
+
+@pytest.mark.parametrize("shift", [(0, 8, -8), (4, 8, -8)])
+def test_a_faint_even_smear_of_colour_is_no_stone(shift):
+    """A faint patch that differs from the board by one even offset (colour, a little
+    brightness) has no shading across it: no lit body, no stone (it was one, score 0.7)."""
+    img, st = _smeared(shift)
+    found = detect_stones(img, find_board(img, SIZE), params=FLAT)
+    assert len(found) == 1
+    assert error(found[0], st.x_mm, st.y_mm) < 2.0
+
+
+@pytest.mark.parametrize("seed", [2041, 2047])
+def test_a_heavily_compressed_board_shows_no_stone_where_there_is_none(seed):
+    """The first frame of a clip under heavy compression (felt, JPEG 57; a dark board on a
+    brown table): smears along the board's rim and its shadow were stones that do not exist (in
+    every clip of the seed). Every stone found is a true one, and every true one is found."""
+    clip = generate_clip("drop", seed)
+    img = next(clip.iter_frames())
+    truth = [t for t in clip.truth["truth"]["frames"][0] if not t["in_air"]]
+    found = detect_stones(img, find_board(img, tuple(clip.truth["board"]["size_mm"])))
+    false = [(round(s.x_mm), round(s.y_mm)) for s in found
+             if min(np.hypot(t["x_mm"] - s.x_mm, t["y_mm"] - s.y_mm) for t in truth) > 8.0]
+    assert false == []
+    assert len(found) == len(truth)
+
+
+def test_a_shadow_piece_wrapped_round_its_stone_is_no_second_stone():
+    """Stones are convex and do not interpenetrate: a piece beside a stone whose convex hull
+    takes in much of that stone (its cast shadow, a crescent round it, split off as a stone of
+    its own: a drop of three counted as four) is dropped; of two touching round stones, none is."""
+    shape = (40, 40)
+    stone = np.zeros(shape, np.uint8)
+    cv2.circle(stone, (22, 20), 6, 1, -1)
+    crescent = np.zeros(shape, np.uint8)
+    cv2.circle(crescent, (20, 18), 10, 1, -1)
+    crescent &= 1 - cv2.dilate(stone, np.ones((3, 3), np.uint8))
+    other = np.zeros(shape, np.uint8)
+    cv2.circle(other, (9, 20), 6, 1, -1)  # touching the stone on its left
+    prints = [_Footprint(p, (0, 0), np.zeros(shape, np.uint8), np.zeros(shape, np.uint8), False, 0.6)
+              for p in (stone, crescent, other)]
+    assert _overlapped(prints[:2], [0.9, 0.7]) == {1}
+    assert _overlapped([prints[0], prints[2]], [0.9, 0.7]) == set()
