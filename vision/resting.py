@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.assignment import assign
 from vision.footprints import area_mm2, radius_mm, touches_edge, with_id
-from vision.judge import STILL_MM, Footprint, Track, clearance, convex
+from vision.judge import MOVE_MM, STILL_MM, Footprint, Track, clearance, convex
 from vision.motion import GROW, SPECK, Segment
 from vision.patches import place_left
 
@@ -98,6 +98,33 @@ class AtRest:
             else:
                 self.pending.append(f)
         return after, loose_before, loose_after
+
+    def _unsteady(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
+                  tracks: dict[int, Track]) -> set[int]:
+        """Stones do not turn up or move by themselves: in an episode with no hand in view, a
+        stone found at a new place is believed only where the detector finds it again in a
+        second frame at rest (``Segment.settled``): a real stone lies there in every frame, a
+        ghost of heavy compression (on felt, at the board's rim) flickers in and out. One not
+        found again never came: the stones at rest stay as they were (in place). Returns the
+        stones that turned up or moved and were found again (not yet confirmed: seen at one
+        rest only)."""
+        changed = [i for i in after if i not in before
+                   or np.linalg.norm(after[i].centre - before[i].centre) > MOVE_MM]
+        if not changed or seg.settled is None:
+            return set(changed)
+        seen = [f.centre for f in self._found(seg.settled, None)]
+        steady = set()
+        for i in changed:
+            if any(np.linalg.norm(c - after[i].centre) < 0.5 * radius_mm(after[i]) for c in seen):
+                steady.add(i)
+                continue
+            tracks.pop(i, None)
+            if i in self.rest:
+                after[i] = before[i]
+            else:
+                del after[i]
+                before.pop(i, None)
+        return steady
 
     def _vacated(self, scenes: tuple[np.ndarray, np.ndarray], changed_px: np.ndarray,
                  hand: np.ndarray, before: dict[int, Footprint], found: list[Footprint],

@@ -114,13 +114,16 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             traced = self._trace_back(seg, small_before, small_after, new, before, tracks)
             movers += [f for f in traced if not self._rejoin(f, before, after, tracks)]
+        hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
+        unsteady = set() if hand else self._unsteady(seg, before, after, tracks)
+        movers = [m for m in movers if m.id in after]
         onset = self._onsets(seg, small_before, small_after, movers + nudged, after)
         if sum(i not in before for i in after) >= 2:  # a drop (two stones or more): a "stone"
             for m in movers:  # seen only at the start that moved is more likely a new one landing
                 if m.id not in self.confirmed and m.id in before:
                     del before[m.id]
                     tracks.pop(m.id, None)
-        self.confirmed |= set(after)
+        self.confirmed |= set(after) - unsteady  # one turned up with no hand: not yet
         self.hidden = {**{i: f for i, f in self.hidden.items() if i not in after},
                        **{i: f for i, f in before.items() if i not in after}} if seg.hand.any() else {}
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
@@ -138,7 +141,6 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                   and not self._handled(seg, before[i].centre, before[i])}
         pushed = {i for i, t in tracks.items() if i in before and i in after and i not in struck
                   and self._pushed(seg, t, before[i], after[i])}
-        hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
                        dist, pushed, hand, struck, back)
 

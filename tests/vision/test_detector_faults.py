@@ -13,12 +13,13 @@ import dataclasses
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.vision.drawn_scene import draw_hand
 from tests.vision.judge_clips import GATE, SHOOTER_START, SHOOTER_STOP, SIZE_MM, Composer
 from vision.board import find_board
 from vision.footprints import radius_mm
-from vision.judge import Footprint, Track
+from vision.judge import Footprint, Track, judge_episode
 from vision.live import LiveJudge
 from vision.motion import Segment, View
 from vision.patches import OUTLINE_GRAD2, structure
@@ -412,3 +413,26 @@ def test_a_stone_struck_by_one_the_detector_never_found_is_not_the_shooter():
     (shot,) = _events(judge, frames)
     assert (shot["verdict"], shot["kind"], shot["fouls"]) == ("pass", "gate", [])
     assert shot["shooter"] not in {s["id"] for s in judge.initial.rest}
+
+
+@pytest.mark.parametrize("steady", [False, True])
+def test_a_stone_turning_up_with_no_hand_in_view_is_believed_only_if_it_stays(steady):
+    """Stones do not turn up by themselves. In an episode with no hand in view, a "stone" found
+    at rest where the picture changed, but gone from a second frame of that same rest (a ghost of
+    heavy compression flickers in and out), never joins the stones at rest: a clear stays a clear
+    (RULINGS Rocca: two stones on the board make a clear), and no event is reported. One that
+    lies there in both frames (a stone the detector had missed, say) is a stone, still no event."""
+    c = Composer([(120.0, 150.0), (260.0, 150.0), (330.0, 60.0)])
+    pair = {0: (120.0, 150.0), 1: (260.0, 150.0)}
+    clean, ghost = c.frame(pair), c.frame({**pair, 2: (330.0, 60.0)})
+    tracker = _tracker(clean, lambda found: found)
+    tracker.start(clean)
+    assert len(tracker.rest) == 2
+    view = tracker.view
+    free = [np.zeros(view.thumbnail(clean).shape[:2], np.uint8)] * 6
+    frames = [view.small(clean)] * 3 + [view.small(ghost)] * 3
+    seg = Segment(3, 5, list(range(6)), frames, free, clean, ghost, free[0], None,
+                  ghost if steady else clean)
+    ep = tracker.episode(seg)
+    assert judge_episode(ep) == []
+    assert len(tracker.rest) == (3 if steady else 2)
