@@ -24,6 +24,11 @@ SHADOW_MM = 3.0  # how far past its outline a stone changes the picture (its sha
 # alone gives about a tenth of it at the cameras' usual noise; every true stone the detector
 # found on 40 generated stills measured 2 or more (a dark stone on dark felt)
 OUTLINE_GRAD2 = 0.5
+# and a stone's outline stands out from the surface's own texture around it by this factor: under
+# heavy compression felt and a straight rim show blocks of edges of every direction (about 1 on
+# felt at JPEG quality 57, where stones measured 20 or more), a closed outline many times more
+STAND_OUT = 3.0
+_AROUND = np.linspace(0, 2 * np.pi, 8, endpoint=False)
 
 
 class PatchEvidence:
@@ -54,13 +59,29 @@ class PatchEvidence:
         ends = np.asarray(self.board.to_mm(np.array([c, c + d])), dtype=np.float64)
         return ends[1] - ends[0]
 
-    def _outlined(self, frame: np.ndarray, fp: Footprint) -> bool:
+    def _outlined(self, frame: np.ndarray, fp: Footprint, others: list[Footprint] = ()) -> bool:
         """Whether the picture at a detected stone shows a closed outline (edges across every
         direction, in any colour channel: a stone of the board's brightness but another hue
-        counts), not a straight edge or flat felt: a detection there is no stone. Out of the
-        picture, or too small to tell: believed."""
+        counts), not a straight edge or flat felt: a detection there is no stone. The outline
+        must also stand out from the surface around it (``STAND_OUT`` times the typical
+        structure of patches of its size a little farther out, off the ``others`` found): a
+        blocky, compressed surface has as much structure everywhere. Out of the picture, or too
+        small to tell: believed."""
         s = self._structure_at(frame, fp)
-        return s is None or s >= OUTLINE_GRAD2
+        if s is None:
+            return True
+        if s < OUTLINE_GRAD2:
+            return False
+        r = radius_mm(fp)
+        around = []
+        for a in _AROUND:
+            c = fp.centre + 3 * r * np.array([np.cos(a), np.sin(a)])
+            if any(np.linalg.norm(o.centre - c) < 3 * radius_mm(o) for o in others):
+                continue  # another stone's outline there is no texture of the surface
+            v = self._structure_at(frame, Footprint(-1, c, fp.shape + c, fp.on_board))
+            if v is not None:
+                around.append(v)
+        return len(around) < 3 or s >= STAND_OUT * float(np.median(around))
 
     def _outline_left(self, frames: tuple[np.ndarray, np.ndarray], fp: Footprint) -> bool:
         """Whether a stone's closed outline at ``fp`` was there in the first full frame and is

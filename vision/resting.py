@@ -105,11 +105,17 @@ class AtRest:
         stone found at a new place is believed only where the detector finds it again in a
         second frame at rest (``Segment.settled``): a real stone lies there in every frame, a
         ghost of heavy compression (on felt, at the board's rim) flickers in and out. One not
-        found again never came: the stones at rest stay as they were (in place). Returns the
+        found again never came: the stones at rest stay as they were (in place); nor does a
+        known stone found less than its own size off its place move. Returns the
         stones that turned up or moved and were found again (not yet confirmed: seen at one
         rest only)."""
         changed = [i for i in after if i not in before
                    or np.linalg.norm(after[i].centre - before[i].centre) > MOVE_MM]
+        for i in [i for i in changed if i in self.rest]:
+            if np.linalg.norm(after[i].centre - before[i].centre) < radius_mm(before[i]):
+                changed.remove(i)  # within its own size: a faint stone's detection, off by as
+                after[i] = before[i]  # much from one rest to the next, not a move
+                tracks.pop(i, None)
         if not changed or seg.settled is None:
             return set(changed)
         seen = [f.centre for f in self._found(seg.settled, None)]

@@ -184,7 +184,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         """The detector's stones at rest, as footprints, but for those where the picture shows
         no closed outline (a straight edge or flat felt is no stone)."""
         found = [footprint(s, -1) for s in self.detect(frame, ignore)]
-        return [fp for fp in found if self._outlined(frame, fp)]
+        return [fp for fp in found if self._outlined(frame, fp, [o for o in found if o is not fp])]
 
     def _hand(self, frame: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
         """The hand still in the picture at rest, frame-sized, for the detector to ignore:

@@ -436,3 +436,62 @@ def test_a_stone_turning_up_with_no_hand_in_view_is_believed_only_if_it_stays(st
     ep = tracker.episode(seg)
     assert judge_episode(ep) == []
     assert len(tracker.rest) == (3 if steady else 2)
+
+
+def test_a_stone_found_off_its_place_with_no_hand_in_view_did_not_move():
+    """Stones do not move by themselves: with no hand in view, where the picture flickered over
+    a stone (heavy compression) and the detector found it less than its own size off its place
+    (as it finds a stone of the board's colour), no shot is reported and it is not moved there."""
+    c = Composer([(120.0, 150.0), (260.0, 150.0)])
+    where = {0: (120.0, 150.0), 1: (260.0, 150.0)}
+    clean = c.frame(where)
+    flicker = clean.copy()
+    x, y = c.px((260.0, 150.0))
+    flicker[y - 14:y + 14, x - 14:x + 14] = cv2.add(flicker[y - 14:y + 14, x - 14:x + 14], (40, 40, 40, 0))
+    off = {"by": 0.0}
+
+    def shifted(found):
+        return [dataclasses.replace(s, x_mm=s.x_mm + off["by"], outline_mm=s.outline_mm + [off["by"], 0.0])
+                if s.x_mm > 200 else s for s in found]
+
+    tracker = _tracker(clean, shifted)
+    tracker.start(clean)
+    place = {i: f.centre.copy() for i, f in tracker.rest.items()}
+    off["by"] = 5.0  # about half the stone's size
+    view = tracker.view
+    free = [np.zeros(view.thumbnail(clean).shape[:2], np.uint8)] * 6
+    seg = Segment(3, 5, list(range(6)), [view.small(clean)] * 3 + [view.small(flicker)] * 3, free,
+                  clean, flicker, free[0], None, flicker)
+    ep = tracker.episode(seg)
+    assert judge_episode(ep) == [] and not ep.moved
+    # its place: the consensus of its detections (the off one among them), not the off one
+    assert all(np.hypot(*(tracker.rest[i].centre - p)) < 3.0 for i, p in place.items())
+
+
+def test_a_detection_on_felt_as_busy_as_it_is_around_is_no_stone():
+    """Under heavy compression felt shows blocks of edges of every direction; a "stone" found on
+    such felt, with no more structure than the felt around it, is no stone (it would make a clear
+    a gate shot); the real stones on that same felt stand out many times over and are kept."""
+    c = Composer([(120.0, 150.0), (260.0, 150.0)])
+    frame = c.frame({0: (120.0, 150.0), 1: (260.0, 150.0)})
+    rng = np.random.default_rng(3)
+    noisy = np.clip(frame + rng.normal(0, 9, frame.shape), 0, 255).astype(np.uint8)
+    frame = cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 30])[1], cv2.IMREAD_COLOR)
+    board = find_board(frame, SIZE_MM)
+    ghost_at = np.array([190.0, 60.0])
+
+    def ghost(found):
+        ring = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+        outline = ghost_at + 6.0 * np.stack([np.cos(ring), np.sin(ring)], axis=1)
+        px = board.to_px(ghost_at[None])[0]
+        return [*found, dataclasses.replace(found[0], x_mm=ghost_at[0], y_mm=ghost_at[1], radius_mm=6.0,
+                                            outline_mm=outline, x_px=float(px[0]), y_px=float(px[1]))]
+
+    tracker = _tracker(frame, ghost)
+    fp = Footprint(-1, ghost_at, ghost_at + 6.0 * np.stack([np.cos(np.linspace(0, 6.28, 12)),
+                                                            np.sin(np.linspace(0, 6.28, 12))], axis=1), True)
+    assert tracker._structure_at(frame, fp) >= OUTLINE_GRAD2  # as busy as a faint stone's outline
+    tracker.start(frame)
+    places = [f.centre for f in tracker.rest.values()]
+    assert not any(np.hypot(*(p - ghost_at)) < 6.0 for p in places)
+    assert all(any(np.hypot(*(p - real)) < 4.0 for p in places) for real in ((120.0, 150.0), (260.0, 150.0)))
