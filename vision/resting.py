@@ -23,6 +23,7 @@ _RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
 TOUCH_MM = 2.0  # a stone this close to another one found at rest may have been found as one with it
 MERGED = 1.6  # a stone found at rest this many times its own area is two stones found as one
 SIGHTINGS = 30  # detections a stone's place at rest is averaged over (the latest)
+SLIDE_S = 2.0  # a shot stone comes to rest within this long after the hand left (friction)
 OUTLIER_MM = 1.5  # a detection this far beyond the others' median is off (shadow, neighbour)
 
 
@@ -116,11 +117,13 @@ class AtRest:
                 changed.remove(i)  # within its own size: a faint stone's detection, off by as
                 after[i] = before[i]  # much from one rest to the next, not a move
                 tracks.pop(i, None)
-        if not changed or seg.settled is None:
-            return set(changed)
-        seen = [f.centre for f in self._found(seg.settled, None)]
+        seen = [] if not changed or seg.settled is None else \
+            [f.centre for f in self._found(seg.settled, None)]
         steady = set()
         for i in changed:
+            if seg.settled is None:
+                steady.add(i)  # no second frame to look at (the stream ended)
+                continue
             if any(np.linalg.norm(c - after[i].centre) < 0.5 * radius_mm(after[i]) for c in seen):
                 steady.add(i)
                 continue
@@ -130,7 +133,33 @@ class AtRest:
             else:
                 del after[i]
                 before.pop(i, None)
+        self._slid_on(seg, before, after, tracks, steady)
         return steady
+
+    def _slid_on(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
+                 tracks: dict[int, Track], steady: set[int]) -> None:
+        """Stones do not move by themselves, but a shot stone slides on after the hand left: one
+        too faint for the motion thumbnails (a dark stone on a dark board) is still moving when
+        the scene seems settled. In an episode with no hand in view, soon after the last one with
+        a hand (``SLIDE_S``), one stone turning up where the detector no longer finds a stone that
+        hand set moving is that stone, come to rest farther on: it takes that stone's id, and the
+        episode shows no move (the shot was judged; only its place at rest changes). In place."""
+        if seg.start - self.slid_end > SLIDE_S * self.fps:
+            return
+        turned = [i for i in steady if i not in self.rest]
+        gone = [m for m in self.slid if m in after and m not in self._detected]
+        if len(turned) != 1 or len(gone) != 1:
+            return
+        (i,), (m,) = turned, gone
+        fp = with_id(after.pop(i), m)
+        before.pop(i, None)
+        tracks.pop(i, None)
+        tracks.pop(m, None)
+        after[m] = before[m] = fp
+        self.sightings[m] = []
+        self.slid_to = fp
+        steady.discard(i)
+        self.slid_end = seg.end  # it may slide on again
 
     def _vacated(self, scenes: tuple[np.ndarray, np.ndarray], changed_px: np.ndarray,
                  hand: np.ndarray, before: dict[int, Footprint], found: list[Footprint],

@@ -47,6 +47,11 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     _detected: dict[int, Footprint] = field(default_factory=dict)  # matched at this rest
     # stones not found at the last rest, the hand still in view: perhaps hidden beside it
     hidden: dict[int, Footprint] = field(default_factory=dict)
+    # the stones the last episode with a hand in view set moving, and the frame it ended
+    slid: set[int] = field(default_factory=set)
+    slid_end: int = -1
+    sliding: set[int] = field(default_factory=set)  # of those, the ones still sliding at its end
+    slid_to: Footprint | None = None  # one found come to rest farther on, in this episode
 
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
@@ -73,6 +78,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         self.sightings = {i: [(f.centre, area_mm2(f))] for i, f in rest.items()}
 
     def episode(self, seg: Segment) -> Episode:
+        self.slid_to = None
         before = dict(self.rest)
         small_before, small_after = self.view.small(seg.before), self.view.small(seg.after)
         changed_px = colour_diff(small_before, small_after) > self.level
@@ -141,6 +147,11 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                   and not self._handled(seg, before[i].centre, before[i])}
         pushed = {i for i, t in tracks.items() if i in before and i in after and i not in struck
                   and self._pushed(seg, t, before[i], after[i])}
+        if hand:
+            self.slid = {i for i in tracks if i in before and i in after
+                         and np.linalg.norm(after[i].centre - before[i].centre) > move_mm}
+            self.slid_end = seg.end
+            self.sliding = {i for i in self.slid if _slides_on(tracks[i], after[i], seg.end)}
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
                        dist, pushed, hand, struck, back)
 
@@ -209,3 +220,13 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
             if np.count_nonzero(mask & hand):
                 out.append(fp.id)
         return out
+
+
+def _slides_on(track, fp: Footprint, end: int) -> bool:
+    """Whether a stone followed to the episode's last frame was still sliding then: the place it
+    was found at rest (``fp``, a moment later) lies farther than its own size from where it was
+    last seen. Too faint for the motion thumbnails, it moved on while the scene seemed still."""
+    seen = np.flatnonzero(track.seen)
+    if not len(seen) or track.frames[seen[-1]] < end:
+        return False
+    return float(np.linalg.norm(track.xy[seen[-1]] - fp.centre)) > radius_mm(fp)
