@@ -132,7 +132,7 @@ class LiveJudge:
             and not episode.hand and seg.start - self._sliding.frame <= SLIDE_S * self._rate()
         out: list[Decision] = [] if waiting else self._slid(seg)  # nothing came of this episode:
         # the shooter may still be on its way
-        if decision and not episode.vanished and _shooter(decision) in self._tracker.sliding:
+        if decision and (set(episode.vanished) or {_shooter(decision)}) <= self._tracker.sliding:
             self._sliding = decision  # judged once it comes to rest (or soon, if it was at rest)
             decision = None
         if self._held is not None and episode.back:
@@ -164,7 +164,7 @@ class LiveJudge:
             return []
         to = self._tracker.slid_to if seg is not None else None
         ep = held.episode
-        if to is None or to.id not in ep.after or to.id != _shooter(held):
+        if to is None or to.id not in ({_shooter(held)} & set(ep.after)) | set(ep.vanished):
             return [held]
         ep.after[to.id] = to
         ep.end = seg.end

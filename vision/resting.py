@@ -119,11 +119,13 @@ class AtRest:
                 tracks.pop(i, None)
         seen = [] if not changed or seg.settled is None else \
             [f.centre for f in self._found(seg.settled, None)]
+        new = [i for i in changed if i not in self.rest]
+        expected = len(new) == 1 and len(self._gone(seg, before, after) & self.sliding) == 1
         steady = set()
         for i in changed:
-            if seg.settled is None:
-                steady.add(i)  # no second frame to look at (the stream ended)
-                continue
+            if seg.settled is None or expected and i in new:
+                steady.add(i)  # no second frame to look at (the stream ended), or a stone seen
+                continue  # sliding on is expected to turn up (it may move in the second frame)
             if any(np.linalg.norm(c - after[i].centre) < 0.5 * radius_mm(after[i]) for c in seen):
                 steady.add(i)
                 continue
@@ -144,10 +146,8 @@ class AtRest:
         a hand (``SLIDE_S``), one stone turning up where the detector no longer finds a stone that
         hand set moving is that stone, come to rest farther on: it takes that stone's id, and the
         episode shows no move (the shot was judged; only its place at rest changes). In place."""
-        if seg.start - self.slid_end > SLIDE_S * self.fps:
-            return
         turned = [i for i in steady if i not in self.rest]
-        gone = [m for m in self.slid if m in after and m not in self._detected]
+        gone = list(self._gone(seg, before, after))
         if len(turned) != 1 or len(gone) != 1:
             return
         (i,), (m,) = turned, gone
@@ -160,6 +160,13 @@ class AtRest:
         self.slid_to = fp
         steady.discard(i)
         self.slid_end = seg.end  # it may slide on again
+
+    def _gone(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint]) -> set[int]:
+        """The stones the last episode with a hand set moving that the detector no longer finds
+        where they were (or that were lost on their way), soon after it (``SLIDE_S``)."""
+        if seg.start - self.slid_end > SLIDE_S * self.fps:
+            return set()
+        return {m for m in self.slid if m not in before or m in after and m not in self._detected}
 
     def _vacated(self, scenes: tuple[np.ndarray, np.ndarray], changed_px: np.ndarray,
                  hand: np.ndarray, before: dict[int, Footprint], found: list[Footprint],

@@ -152,6 +152,12 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                          and np.linalg.norm(after[i].centre - before[i].centre) > move_mm}
             self.slid_end = seg.end
             self.sliding = {i for i in self.slid if _slides_on(tracks[i], after[i], seg.end)}
+            if not seg.hand.any():  # the hand gone, a stone seen sliding at the last frame and
+                # not found at rest was not taken: it is on its way
+                lost = {i for i in before if i not in after and i in tracks
+                        and _still_sliding(tracks[i], radius_mm(before[i]), seg.end)}
+                self.slid |= lost
+                self.sliding |= lost
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
                        dist, pushed, hand, struck, back)
 
@@ -230,3 +236,12 @@ def _slides_on(track, fp: Footprint, end: int) -> bool:
     if not len(seen) or track.frames[seen[-1]] < end:
         return False
     return float(np.linalg.norm(track.xy[seen[-1]] - fp.centre)) > radius_mm(fp)
+
+
+def _still_sliding(track, size: float, end: int) -> bool:
+    """Whether a stone was seen at the episode's last frame, still moving: over its last four
+    sightings it went farther than its own size (``size``, a radius)."""
+    seen = np.flatnonzero(track.seen)
+    if len(seen) < 4 or track.frames[seen[-1]] < end:
+        return False
+    return float(np.linalg.norm(track.xy[seen[-1]] - track.xy[seen[-4]])) > size

@@ -521,3 +521,30 @@ def test_a_shot_stone_found_farther_on_with_no_hand_in_view_slid_on():
         assert judge_episode(ep) == [] or late
         near = [i for i, f in tracker.rest.items() if np.hypot(*(f.centre - (300.0, 220.0))) < 4.0]
         assert (near == [shot]) != late
+
+
+def test_a_shot_stone_lost_on_its_way_and_found_moving_on_with_no_hand_is_that_stone():
+    """A dark stone shot over a dark board, lost by the detector at the shot's rest while it was
+    still seen sliding (the hand gone: not taken), then found with no hand in view soon after,
+    still creeping (not in the same place in a second frame of that rest): it is that stone, no
+    new one and no event."""
+    c = Composer([(120.0, 150.0), (200.0, 150.0)])
+    start = c.frame({0: (120.0, 150.0), 1: (200.0, 150.0)})
+    sliding = c.frame({0: (120.0, 150.0)})
+    creeping = c.frame({0: (120.0, 150.0), 1: (300.0, 220.0)})
+    stopped = c.frame({0: (120.0, 150.0), 1: (306.0, 224.0)})
+    tracker = _tracker(start, lambda found: found)
+    tracker.start(start)
+    shot = next(i for i, f in tracker.rest.items() if f.centre[0] > 160)
+    del tracker.rest[shot]  # judged taken at the shot's rest, seen sliding at its last frame
+    others = set(tracker.rest)
+    tracker.confirmed = set(others)
+    tracker.slid = tracker.sliding = {shot}
+    tracker.slid_end = 0
+    view = tracker.view
+    free = [np.zeros(view.thumbnail(start).shape[:2], np.uint8)] * 6
+    seg = Segment(20, 22, list(range(17, 23)), [view.small(sliding)] * 3 + [view.small(stopped)] * 3,
+                  free, sliding, stopped, free[0], None, creeping)
+    ep = tracker.episode(seg)
+    assert judge_episode(ep) == [] and tracker.slid_to is not None and tracker.slid_to.id == shot
+    assert sorted(tracker.rest) == sorted([*others, shot])
