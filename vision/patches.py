@@ -25,9 +25,11 @@ SHADOW_MM = 3.0  # how far past its outline a stone changes the picture (its sha
 # found on 40 generated stills measured 2 or more (a dark stone on dark felt)
 OUTLINE_GRAD2 = 0.5
 # and a stone's outline stands out from the surface's own texture around it by this factor: under
-# heavy compression felt and a straight rim show blocks of edges of every direction (about 1 on
-# felt at JPEG quality 57, where stones measured 20 or more), a closed outline many times more
-STAND_OUT = 3.0
+# heavy compression felt and a straight rim show blocks of edges of every direction, about as
+# much at a false detection as around it (measured 0.8 to 2.4 times at JPEG quality 55-57); a
+# stone's closed outline many times more (4.7 and up on the board, dark on dark), and 2.8 times
+# at the least on a textured table beside the rim: between the two
+STAND_OUT = 2.5
 _AROUND = np.linspace(0, 2 * np.pi, 8, endpoint=False)
 
 
