@@ -227,8 +227,11 @@ def _unseen_shooter(ep: Episode, sid: int) -> dict:
 
 
 def shooter_of(ep: Episode) -> int:
-    """The stone the hand set moving: the first moved stone to change, the farthest moved on a tie."""
-    return min(ep.shot, key=lambda s: (ep.onset.get(s, ep.end), -ep.displacement(s)))
+    """The stone the hand set moving: the first moved stone to change, the farthest moved on a
+    tie; one the hand came over before any that no hand came near (``struck``): a stone moves
+    only where something touched it, and a faint stone's place can seem to change from the
+    first frame on (its detection a few millimetres off from one rest to the next)."""
+    return min(ep.shot, key=lambda s: (s in ep.struck, ep.onset.get(s, ep.end), -ep.displacement(s)))
 
 
 def judge_shot(ep: Episode) -> dict:

@@ -24,6 +24,7 @@ import numpy as np
 from vision.board import Board, BoardWatch, CalibrationError, find_board
 from vision.judge import Episode, Footprint, judge_episode
 from vision.motion import MotionSegmenter, Segment, View
+from vision.resting import SLIDE_S
 from vision.stones import detect_stones
 from vision.tracking import EpisodeTracker
 
@@ -60,6 +61,7 @@ class LiveJudge:
     _first_error: CalibrationError | None = None
     _last: np.ndarray | None = None
     _held: Decision | None = None  # a pickup while the hand is still in the picture
+    _sliding: Decision | None = None  # a shot whose shooter was still sliding when it settled
     initial: Decision | None = None  # the stones at rest when judging began (no events)
 
     @property
@@ -84,7 +86,12 @@ class LiveJudge:
             self._calibrate(frame)
             return []
         seg = self._segmenter.push(self.frame, frame)
-        return self._settled(seg) if seg else []
+        if seg:
+            return self._settled(seg)
+        if self._sliding is not None and not self._segmenter.moving and \
+                self.frame - self._sliding.frame > SLIDE_S * self._rate():
+            return self._slid()  # it came to rest where it was found
+        return []
 
     def _calibrate(self, frame: np.ndarray) -> None:
         try:
@@ -121,7 +128,13 @@ class LiveJudge:
         episode = self._tracker.episode(seg)
         events = judge_episode(episode)
         decision = Decision(seg.end, events, rest_json(self._tracker.rest), episode) if events else None
-        out: list[Decision] = []
+        waiting = self._sliding is not None and self._tracker.slid_to is None and not events \
+            and not episode.hand and seg.start - self._sliding.frame <= SLIDE_S * self._rate()
+        out: list[Decision] = [] if waiting else self._slid(seg)  # nothing came of this episode:
+        # the shooter may still be on its way
+        if decision and (set(episode.vanished) or {_shooter(decision)}) <= self._tracker.sliding:
+            self._sliding = decision  # judged once it comes to rest (or soon, if it was at rest)
+            decision = None
         if self._held is not None and episode.back:
             self._held = _untaken(self._held, episode.back, rest_json(self._tracker.rest))
         if self._held is not None:
@@ -140,7 +153,22 @@ class LiveJudge:
 
     def _release(self) -> list[Decision]:
         held, self._held = self._held, None
-        return [held] if held else []
+        return [*self._slid(), *([held] if held else [])]
+
+    def _slid(self, seg: Segment | None = None) -> list[Decision]:
+        """The shot held while its shooter slid on, given out: judged again on its place at rest
+        when the episode ``seg`` (no hand in view) found it come to rest farther on, as it was
+        otherwise."""
+        held, self._sliding = self._sliding, None
+        if held is None:
+            return []
+        to = self._tracker.slid_to if seg is not None else None
+        ep = held.episode
+        if to is None or to.id not in ({_shooter(held)} & set(ep.after)) | set(ep.vanished):
+            return [held]
+        ep.after[to.id] = to
+        ep.end = seg.end
+        return [Decision(seg.end, judge_episode(ep), rest_json(self._tracker.rest), ep)]
 
     def run(self, frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[Decision]:
         """Every decision over a frame source of (frame, timestamp) pairs, to its end."""
@@ -157,6 +185,10 @@ class LiveJudge:
             return []
         seg = self._segmenter.flush(self._last)
         return [*(self._settled(seg) if seg else []), *self._release()]
+
+
+def _shooter(decision: Decision) -> int | None:
+    return next((e["shooter"] for e in decision.events if e["type"] == "shot"), None)
 
 
 def _pickups_only(decision: Decision) -> bool:

@@ -167,6 +167,8 @@ class Segment:
     after: np.ndarray  # full frame at rest after
     hand: np.ndarray  # 0/1 thumbnail mask of a hand still in the picture at rest
     hand_before: np.ndarray | None = None  # the same in the scene at rest before (None: none)
+    settled: np.ndarray | None = None  # full frame at ``end``, the first at rest, where it is
+    # not ``after`` (a second look at the scene at rest: a real stone stays, a ghost flickers)
 
 
 def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
@@ -421,9 +423,11 @@ class MotionSegmenter:
     def _segment(self, end: int, after: np.ndarray, hand: np.ndarray) -> Segment:
         keep = [i for i, j in enumerate(self._indices) if j <= end]
         start = self._first if self._stones else self._start
+        settled = self._calm[2] if self._stones and self._calm[0] == end else None
         return Segment(start, end, [self._indices[i] for i in keep],
                        [self._frames[i] for i in keep], [self._hands[i] for i in keep],
-                       self.ref_full, after, hand, self._ref_hand)
+                       self.ref_full, after, hand, self._ref_hand,
+                       None if settled is after else settled)
 
     def _close(self, frame: np.ndarray, end: int) -> Segment:
         hand = self._hand if self._hand is not None else np.zeros(self._ref.shape[:2], np.uint8)

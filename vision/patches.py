@@ -24,6 +24,16 @@ SHADOW_MM = 3.0  # how far past its outline a stone changes the picture (its sha
 # alone gives about a tenth of it at the cameras' usual noise; every true stone the detector
 # found on 40 generated stills measured 2 or more (a dark stone on dark felt)
 OUTLINE_GRAD2 = 0.5
+# and a stone's outline stands out from the surface's own texture around it by this factor: under
+# heavy compression felt and a straight rim show blocks of edges of every direction, about as
+# much at a false detection as around it (measured 0.8 to 2.4 times at JPEG quality 55-57); a
+# stone's closed outline many times more (4.7 and up on the board, dark on dark), and 2.8 times
+# at the least on a textured table beside the rim: between the two
+STAND_OUT = 2.5
+CLEAR = 10  # an outline this many times OUTLINE_GRAD2 is no surface's blocks (false detections
+# measured 2.6 at the most): its surroundings are not consulted (they cost a tenth of a
+# millisecond a patch, eight patches a stone)
+_AROUND = np.linspace(0, 2 * np.pi, 8, endpoint=False)
 
 
 class PatchEvidence:
@@ -54,13 +64,31 @@ class PatchEvidence:
         ends = np.asarray(self.board.to_mm(np.array([c, c + d])), dtype=np.float64)
         return ends[1] - ends[0]
 
-    def _outlined(self, frame: np.ndarray, fp: Footprint) -> bool:
+    def _outlined(self, frame: np.ndarray, fp: Footprint, others: list[Footprint] = ()) -> bool:
         """Whether the picture at a detected stone shows a closed outline (edges across every
         direction, in any colour channel: a stone of the board's brightness but another hue
-        counts), not a straight edge or flat felt: a detection there is no stone. Out of the
-        picture, or too small to tell: believed."""
+        counts), not a straight edge or flat felt: a detection there is no stone. The outline
+        must also stand out from the surface around it (``STAND_OUT`` times the typical
+        structure of patches of its size a little farther out, off the ``others`` found): a
+        blocky, compressed surface has as much structure everywhere. Out of the picture, or too
+        small to tell: believed."""
         s = self._structure_at(frame, fp)
-        return s is None or s >= OUTLINE_GRAD2
+        if s is None:
+            return True
+        if s < OUTLINE_GRAD2:
+            return False
+        if s >= CLEAR * OUTLINE_GRAD2:
+            return True
+        r = radius_mm(fp)
+        around = []
+        for a in _AROUND:
+            c = fp.centre + 3 * r * np.array([np.cos(a), np.sin(a)])
+            if any(np.linalg.norm(o.centre - c) < 3 * radius_mm(o) for o in others):
+                continue  # another stone's outline there is no texture of the surface
+            v = self._structure_at(frame, Footprint(-1, c, fp.shape + c, fp.on_board))
+            if v is not None:
+                around.append(v)
+        return len(around) < 3 or s >= STAND_OUT * float(np.median(around))
 
     def _outline_left(self, frames: tuple[np.ndarray, np.ndarray], fp: Footprint) -> bool:
         """Whether a stone's closed outline at ``fp`` was there in the first full frame and is

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.assignment import assign
 from vision.footprints import area_mm2, radius_mm, touches_edge, with_id
-from vision.judge import STILL_MM, Footprint, Track, clearance, convex
+from vision.judge import MOVE_MM, STILL_MM, Footprint, Track, clearance, convex
 from vision.motion import GROW, SPECK, Segment
 from vision.patches import place_left
 
@@ -23,6 +23,7 @@ _RING = np.linspace(0, 2 * np.pi, 16, endpoint=False)
 TOUCH_MM = 2.0  # a stone this close to another one found at rest may have been found as one with it
 MERGED = 1.6  # a stone found at rest this many times its own area is two stones found as one
 SIGHTINGS = 30  # detections a stone's place at rest is averaged over (the latest)
+SLIDE_S = 2.0  # a shot stone comes to rest within this long after the hand left (friction)
 OUTLIER_MM = 1.5  # a detection this far beyond the others' median is off (shadow, neighbour)
 
 
@@ -98,6 +99,74 @@ class AtRest:
             else:
                 self.pending.append(f)
         return after, loose_before, loose_after
+
+    def _unsteady(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
+                  tracks: dict[int, Track]) -> set[int]:
+        """Stones do not turn up or move by themselves: in an episode with no hand in view, a
+        stone found at a new place is believed only where the detector finds it again in a
+        second frame at rest (``Segment.settled``): a real stone lies there in every frame, a
+        ghost of heavy compression (on felt, at the board's rim) flickers in and out. One not
+        found again never came: the stones at rest stay as they were (in place); nor does a
+        known stone found less than its own size off its place move. Returns the
+        stones that turned up or moved and were found again (not yet confirmed: seen at one
+        rest only)."""
+        changed = [i for i in after if i not in before
+                   or np.linalg.norm(after[i].centre - before[i].centre) > MOVE_MM]
+        for i in [i for i in changed if i in self.rest]:
+            if np.linalg.norm(after[i].centre - before[i].centre) < radius_mm(before[i]):
+                changed.remove(i)  # within its own size: a faint stone's detection, off by as
+                after[i] = before[i]  # much from one rest to the next, not a move
+                tracks.pop(i, None)
+        seen = [] if not changed or seg.settled is None else \
+            [f.centre for f in self._found(seg.settled, None)]
+        new = [i for i in changed if i not in self.rest]
+        expected = len(new) == 1 and len(self._gone(seg, before, after) & self.sliding) == 1
+        steady = set()
+        for i in changed:
+            if seg.settled is None or expected and i in new:
+                steady.add(i)  # no second frame to look at (the stream ended), or a stone seen
+                continue  # sliding on is expected to turn up (it may move in the second frame)
+            if any(np.linalg.norm(c - after[i].centre) < 0.5 * radius_mm(after[i]) for c in seen):
+                steady.add(i)
+                continue
+            tracks.pop(i, None)
+            if i in self.rest:
+                after[i] = before[i]
+            else:
+                del after[i]
+                before.pop(i, None)
+        self._slid_on(seg, before, after, tracks, steady)
+        return steady
+
+    def _slid_on(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
+                 tracks: dict[int, Track], steady: set[int]) -> None:
+        """Stones do not move by themselves, but a shot stone slides on after the hand left: one
+        too faint for the motion thumbnails (a dark stone on a dark board) is still moving when
+        the scene seems settled. In an episode with no hand in view, soon after the last one with
+        a hand (``SLIDE_S``), one stone turning up where the detector no longer finds a stone that
+        hand set moving is that stone, come to rest farther on: it takes that stone's id, and the
+        episode shows no move (the shot was judged; only its place at rest changes). In place."""
+        turned = [i for i in steady if i not in self.rest]
+        gone = list(self._gone(seg, before, after))
+        if len(turned) != 1 or len(gone) != 1:
+            return
+        (i,), (m,) = turned, gone
+        fp = with_id(after.pop(i), m)
+        before.pop(i, None)
+        tracks.pop(i, None)
+        tracks.pop(m, None)
+        after[m] = before[m] = fp
+        self.sightings[m] = []
+        self.slid_to = fp
+        steady.discard(i)
+        self.slid_end = seg.end  # it may slide on again
+
+    def _gone(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint]) -> set[int]:
+        """The stones the last episode with a hand set moving that the detector no longer finds
+        where they were (or that were lost on their way), soon after it (``SLIDE_S``)."""
+        if seg.start - self.slid_end > SLIDE_S * self.fps:
+            return set()
+        return {m for m in self.slid if m not in before or m in after and m not in self._detected}
 
     def _vacated(self, scenes: tuple[np.ndarray, np.ndarray], changed_px: np.ndarray,
                  hand: np.ndarray, before: dict[int, Footprint], found: list[Footprint],

@@ -47,6 +47,11 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     _detected: dict[int, Footprint] = field(default_factory=dict)  # matched at this rest
     # stones not found at the last rest, the hand still in view: perhaps hidden beside it
     hidden: dict[int, Footprint] = field(default_factory=dict)
+    # the stones the last episode with a hand in view set moving, and the frame it ended
+    slid: set[int] = field(default_factory=set)
+    slid_end: int = -1
+    sliding: set[int] = field(default_factory=set)  # of those, the ones still sliding at its end
+    slid_to: Footprint | None = None  # one found come to rest farther on, in this episode
 
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
@@ -73,6 +78,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         self.sightings = {i: [(f.centre, area_mm2(f))] for i, f in rest.items()}
 
     def episode(self, seg: Segment) -> Episode:
+        self.slid_to = None
         before = dict(self.rest)
         small_before, small_after = self.view.small(seg.before), self.view.small(seg.after)
         changed_px = colour_diff(small_before, small_after) > self.level
@@ -114,13 +120,16 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             traced = self._trace_back(seg, small_before, small_after, new, before, tracks)
             movers += [f for f in traced if not self._rejoin(f, before, after, tracks)]
+        hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
+        unsteady = set() if hand else self._unsteady(seg, before, after, tracks)
+        movers = [m for m in movers if m.id in after]
         onset = self._onsets(seg, small_before, small_after, movers + nudged, after)
         if sum(i not in before for i in after) >= 2:  # a drop (two stones or more): a "stone"
             for m in movers:  # seen only at the start that moved is more likely a new one landing
                 if m.id not in self.confirmed and m.id in before:
                     del before[m.id]
                     tracks.pop(m.id, None)
-        self.confirmed |= set(after)
+        self.confirmed |= set(after) - unsteady  # one turned up with no hand: not yet
         self.hidden = {**{i: f for i, f in self.hidden.items() if i not in after},
                        **{i: f for i, f in before.items() if i not in after}} if seg.hand.any() else {}
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
@@ -138,7 +147,17 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                   and not self._handled(seg, before[i].centre, before[i])}
         pushed = {i for i, t in tracks.items() if i in before and i in after and i not in struck
                   and self._pushed(seg, t, before[i], after[i])}
-        hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
+        if hand:
+            self.slid = {i for i in tracks if i in before and i in after
+                         and np.linalg.norm(after[i].centre - before[i].centre) > move_mm}
+            self.slid_end = seg.end
+            self.sliding = {i for i in self.slid if _slides_on(tracks[i], after[i], seg.end)}
+            if not seg.hand.any():  # the hand gone, a stone seen sliding at the last frame and
+                # not found at rest was not taken: it is on its way
+                lost = {i for i in before if i not in after and i in tracks
+                        and _still_sliding(tracks[i], radius_mm(before[i]), seg.end)}
+                self.slid |= lost
+                self.sliding |= lost
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
                        dist, pushed, hand, struck, back)
 
@@ -182,7 +201,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         """The detector's stones at rest, as footprints, but for those where the picture shows
         no closed outline (a straight edge or flat felt is no stone)."""
         found = [footprint(s, -1) for s in self.detect(frame, ignore)]
-        return [fp for fp in found if self._outlined(frame, fp)]
+        return [fp for fp in found if self._outlined(frame, fp, [o for o in found if o is not fp])]
 
     def _hand(self, frame: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
         """The hand still in the picture at rest, frame-sized, for the detector to ignore:
@@ -207,3 +226,22 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
             if np.count_nonzero(mask & hand):
                 out.append(fp.id)
         return out
+
+
+def _slides_on(track, fp: Footprint, end: int) -> bool:
+    """Whether a stone followed to the episode's last frame was still sliding then: the place it
+    was found at rest (``fp``, a moment later) lies farther than its own size from where it was
+    last seen. Too faint for the motion thumbnails, it moved on while the scene seemed still."""
+    seen = np.flatnonzero(track.seen)
+    if not len(seen) or track.frames[seen[-1]] < end:
+        return False
+    return float(np.linalg.norm(track.xy[seen[-1]] - fp.centre)) > radius_mm(fp)
+
+
+def _still_sliding(track, size: float, end: int) -> bool:
+    """Whether a stone was seen at the episode's last frame, still moving: over its last four
+    sightings it went farther than its own size (``size``, a radius)."""
+    seen = np.flatnonzero(track.seen)
+    if len(seen) < 4 or track.frames[seen[-1]] < end:
+        return False
+    return float(np.linalg.norm(track.xy[seen[-1]] - track.xy[seen[-4]])) > size

@@ -236,3 +236,18 @@ def test_a_shooter_moved_with_no_hand_in_view_is_unsure_but_one_the_mask_missed_
     assert e["verdict"] == "unsure" and "no hand" in e["why"]
     (e,) = judge_episode(Episode(5, 60, 60.0, before, after, tracks, {0: 10}, struck={0}, hand=True))
     assert (e["verdict"], e["fouls"]) == ("foul", ["not_through"])
+
+
+def test_the_shooter_is_a_stone_the_hand_came_over_not_a_faint_one_seen_to_shift_first():
+    """RULINGS Rocca, Rubber Band: the shooter that goes cleanly through the gate passes. A gate
+    stone of the board's colour whose detection is a few millimetres off from one rest to the
+    next seems to move from the episode's first frame, before the hand touched anything; no hand
+    came over it, so it was not what the player shot: the stone the hand set moving is."""
+    before = {i: stone(i, *p) for i, p in {0: (100, 200), **GATE}.items()}
+    after = {**before, 0: stone(0, 300, 200), 2: stone(2, 196, 253)}
+    xy = resample(np.array([(100, 200), (300, 200)], float), 12.0)
+    tracks = {0: Track(0, np.arange(30, 30 + len(xy)), xy, np.ones(len(xy), bool)),
+              2: Track(2, np.arange(10, 14), np.array([(200, 250), (198, 251), (197, 252), (196, 253)], float),
+                       np.ones(4, bool))}
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, after, tracks, {0: 30, 2: 10}, struck={2}))
+    assert (e["shooter"], e["gate"], e["verdict"]) == (0, [1, 2], "pass")
