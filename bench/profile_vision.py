@@ -58,6 +58,11 @@ def profile_judge(clips: list[tuple[str, int]], top: int) -> None:
         cpu += time.process_time() - t0
         n += len(frames)
     print(f"judge: {n} frames, {1000 * cpu / n:.2f} ms CPU per frame under the profiler")
+    stats = pstats.Stats(prof).stats
+    total = sum(tt for _, _, tt, _, _ in stats.values())
+    push = sum(ct for (path, _, name), (_, _, _, ct, _) in stats.items()
+               if name == "push" and path.endswith("motion.py"))
+    print(f"motion.push: {100 * push / total:.0f} % of the judge's time (the motion segmenter's share)")
     _report(prof, top)
 
 
