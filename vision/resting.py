@@ -46,9 +46,8 @@ class AtRest:
         A stone whose patch of the picture did not change keeps its old position (detection noise
         is not a move); one the detector missed after the episode although its patch did not
         change is carried over rather than reported as taken, unless it was never found again
-        since it was first seen and missed at two rests running (a false detection: forgotten;
-        a faint true stone's detection flickers, missed once in a while) where the detector
-        could see it (``hidden``: under or against the hand still in view). A stone found where nothing
+        since it was first seen (a false detection: forgotten) and the detector could see it
+        (``hidden``: under or against the hand still in view). A stone found where nothing
         changed was missed before: it is believed (joins the rest, no event) once found twice in
         a row, so a one-off false detection never enters the positions at rest; one on a known
         stone's place is that stone found off its centre (found, but never a second stone). A
@@ -92,13 +91,10 @@ class AtRest:
             if not self._patch_changed(changed_px, before[i], cover):
                 if i in loose_before:
                     loose_before.remove(i)
-                    if i not in self.confirmed | hidden | off_centre:  # seen once, not again
-                        if i in self.missed:  # missed twice where it could be seen: forgotten
-                            del before[i]
-                            continue
-                        self.missed.add(i)  # a faint stone's detection flickers: once is no proof
+                    if i not in self.confirmed | hidden | off_centre:  # seen once, never again
+                        del before[i]  # where it could be seen, nothing changed: forgotten
+                        continue
                 after[i] = before[i]
-        self.missed -= set(self._detected)
         pending, self.pending = self.pending, []
         for f, c in zip(list(loose_after), came, strict=True):
             if c:

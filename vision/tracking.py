@@ -41,7 +41,6 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     level: float = SMALL_LEVELS[1]  # change threshold on the episode frames (set from the noise)
     pending: list[Footprint] = field(default_factory=list)  # found once where nothing changed
     confirmed: set[int] = field(default_factory=set)  # ids found again at a later rest
-    missed: set[int] = field(default_factory=set)  # never confirmed, missed at the last rest
     # each stone's detections (centre mm, area mm2) since it came to rest where it lies, carried
     # along by its measured patch shifts: its position at rest is their consensus
     sightings: dict[int, list[tuple[np.ndarray, float]]] = field(default_factory=dict)
@@ -131,7 +130,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                 if m.id not in self.confirmed and m.id in before:
                     del before[m.id]
                     tracks.pop(m.id, None)
-        self.confirmed |= set(after) - unsteady - self.missed  # one turned up with no hand: not yet
+        self.confirmed |= set(after) - unsteady  # one turned up with no hand: not yet
         self.hidden = {**{i: f for i, f in self.hidden.items() if i not in after},
                        **{i: f for i, f in before.items() if i not in after}} if seg.hand.any() else {}
         move_mm = max(MOVE_MM, 1.0 / self.board.px_per_mm())
