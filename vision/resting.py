@@ -25,6 +25,7 @@ MERGED = 1.6  # a stone found at rest this many times its own area is two stones
 SIGHTINGS = 30  # detections a stone's place at rest is averaged over (the latest)
 SLIDE_S = 2.0  # a shot stone comes to rest within this long after the hand left (friction)
 OUTLIER_MM = 1.5  # a detection this far beyond the others' median is off (shadow, neighbour)
+COLOUR_SPAN = 80.0  # colour differences (levels) beyond this say no more: surely another stone
 
 
 class AtRest:
@@ -38,7 +39,8 @@ class AtRest:
         return sid
 
     def _match_still(self, before: dict[int, Footprint], found: list[Footprint],
-                     changed_px: np.ndarray, hidden: set[int]):
+                     changed_px: np.ndarray, hidden: set[int],
+                     scenes: tuple[np.ndarray, np.ndarray]):
         """Pair stones that stayed about put; confirm everything against the pixels.
 
         A stone whose patch of the picture did not change keeps its old position (detection noise
@@ -50,7 +52,10 @@ class AtRest:
         a row, so a one-off false detection never enters the positions at rest; one on a known
         stone's place is that stone found off its centre (found, but never a second stone). A
         known stone's patch mostly covered by a stone found after where the picture changed is
-        not known to have stayed: the detector decides.
+        not known to have stayed: the detector decides. A stone found a little off a known
+        stone's place in another colour (by more than COLOUR_SPAN) is not that stone: the
+        shooter that struck it and came to rest next to its place, say (the stone struck went
+        on).
         """
         ids = list(before)
         after: dict[int, Footprint] = {}
@@ -60,6 +65,11 @@ class AtRest:
                              for i in ids])
             reach = np.array([0.8 * radius_mm(before[i]) for i in ids])[:, None]
             cost = np.where(cost <= reach, cost, np.inf)
+            for r, c in zip(*np.nonzero((cost > MOVE_MM) & np.isfinite(cost)), strict=True):
+                hue = np.linalg.norm(self._colour(scenes[0], before[ids[r]])
+                                     - self._colour(scenes[1], found[c]))
+                if hue > COLOUR_SPAN:  # NaN (no colour read) says nothing
+                    cost[r, c] = np.inf
             for r, c in assign(cost, float(reach.max())):
                 after[ids[r]] = with_id(found[c], ids[r])
                 used.add(c)

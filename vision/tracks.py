@@ -18,10 +18,9 @@ from vision.footprints import area_mm2, radius_mm, touches_edge, with_id
 from vision.judge import Footprint, Track, clearance, convex
 from vision.motion import SPECK, Segment, channel_diff, colour_diff, match_exposure
 from vision.patches import place_left, took_colour
-from vision.resting import MERGED, TOUCH_MM
+from vision.resting import COLOUR_SPAN, MERGED, TOUCH_MM
 
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
-COLOUR_SPAN = 80.0  # colour differences (levels) beyond this say no more: surely another stone
 COLOUR_MM = 6.0  # mm: a colour difference of COLOUR_SPAN costs as much as being this far from where expected
 SPLIT_LEVELS = 40.0  # in a blob of touching stones, this colour difference weighs a radius
 SPECK_SHARE = 0.25  # a blob this small a share of a stone's own blob is taken for it only nearby

@@ -134,6 +134,29 @@ def test_touching_a_gate_stone_is_a_foul_even_when_the_shooter_goes_through():
     assert len(shot["gate"]) == 2 and shot["shooter"] not in shot["gate"]
 
 
+
+def test_a_shooter_stopping_beside_the_gate_stone_it_drove_on_is_not_that_stone():
+    """RULINGS Rocca, Rubber Band: a shooter that does not get through the gate fouls. The
+    shooter (2, dark) drives gate stone 0 (light) 50 mm on and stops 10 mm off that stone's
+    place, inside the band. The stone found there after is another colour: the shooter come to
+    rest, not the gate stone found a little off its place (the shooter gone on through the
+    gate, to where the gate stone lies). Each stone keeps its id and is reported where it
+    lies."""
+    c = Composer([*GATE, (90.0, 110.0)])
+    into = _slide((90.0, 110.0), (194.0, 108.0), 14)
+    contact = next(k for k, p in enumerate(into) if np.hypot(p[0] - 200.0, p[1] - 100.0) < 2 * R)
+    pushed = [GATE[0]] * contact + _slide(GATE[0], (250.0, 96.0), 10)
+    events, judge = _run(_shot(c, {1: GATE[1]}, {2: into, 0: pushed}))
+    (shot,) = events
+    assert shot["verdict"] == "foul"
+    first = {s["id"]: (s["x_mm"], s["y_mm"]) for s in judge.initial.rest}
+    gate_stone, shooter = (min(first, key=lambda i, p=p: np.hypot(*np.subtract(first[i], p)))
+                           for p in (GATE[0], (90.0, 110.0)))
+    assert shot["shooter"] == shooter
+    assert np.hypot(*np.subtract(judge.rest[gate_stone].centre, (250.0, 96.0))) < 4.0
+    assert np.hypot(*np.subtract(judge.rest[shooter].centre, (194.0, 108.0))) < 4.0
+
+
 def test_a_stone_nudged_under_the_hand_is_no_shot():
     """A hand comes down on a stone and shifts it 8 mm while covering it (reaching for another),
     then leaves: no shot (a flick sends a stone sliding away from the finger), and the stone is
