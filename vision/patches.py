@@ -8,6 +8,8 @@ place something left from one something came to (``place_left``). The episode tr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -64,7 +66,7 @@ class PatchEvidence:
         ends = np.asarray(self.board.to_mm(np.array([c, c + d])), dtype=np.float64)
         return ends[1] - ends[0]
 
-    def _outlined(self, frame: np.ndarray, fp: Footprint, others: list[Footprint] = ()) -> bool:
+    def _outlined(self, frame: np.ndarray, fp: Footprint, others: Sequence[Footprint] = ()) -> bool:
         """Whether the picture at a detected stone shows a closed outline (edges across every
         direction, in any colour channel: a stone of the board's brightness but another hue
         counts), not a straight edge or flat felt: a detection there is no stone. The outline

@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.assignment import assign
 from vision.footprints import OnFrames, area_mm2, footprint, radius_mm, with_id
-from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint
+from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track
 from vision.motion import SMALL_LEVELS, Segment, View, colour_diff
 from vision.patches import PatchEvidence
 from vision.resting import AtRest
@@ -229,7 +229,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         return out
 
 
-def _slides_on(track, fp: Footprint, end: int) -> bool:
+def _slides_on(track: Track, fp: Footprint, end: int) -> bool:
     """Whether a stone followed to the episode's last frame was still sliding then: the place it
     was found at rest (``fp``, a moment later) lies farther than its own size from where it was
     last seen. Too faint for the motion thumbnails, it moved on while the scene seemed still."""
@@ -239,7 +239,7 @@ def _slides_on(track, fp: Footprint, end: int) -> bool:
     return float(np.linalg.norm(track.xy[seen[-1]] - fp.centre)) > radius_mm(fp)
 
 
-def _still_sliding(track, size: float, end: int) -> bool:
+def _still_sliding(track: Track, size: float, end: int) -> bool:
     """Whether a stone was seen at the episode's last frame, still moving: over its last four
     sightings it went farther than its own size (``size``, a radius)."""
     seen = np.flatnonzero(track.seen)
