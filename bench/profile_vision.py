@@ -63,7 +63,7 @@ def profile_judge(clips: list[tuple[str, int]], top: int) -> None:
         n += len(frames)
     print(f"judge: {n} frames, {1000 * cpu / n:.2f} ms CPU per frame under the profiler")
     print(f"in a motion episode: {100 * moving / n:.0f} % of the frames (a frame at rest costs one "
-          f"thumbnail difference; compression flicker taken for motion keeps episodes open)")
+          f"thumbnail difference; a still scene taken for motion costs the episode's whole path)")
     stats = pstats.Stats(prof).stats
     total = sum(tt for _, _, tt, _, _ in stats.values())
     push = sum(ct for (path, _, name), (_, _, _, ct, _) in stats.items()
