@@ -47,17 +47,23 @@ def profile_judge(clips: list[tuple[str, int]], top: int) -> None:
         clip = generate_clip(name, seed)
         loaded.append((list(clip.frames), clip.truth["video"]["fps"], tuple(clip.truth["board"]["size_mm"])))
     prof = cProfile.Profile()
-    n, cpu = 0, 0.0
+    n, cpu, moving = 0, 0.0, 0
     for frames, fps, size in loaded:
         judge = LiveJudge(size, fps)
         t0 = time.process_time()
         prof.enable()
-        for _ in judge.run((f, i / fps) for i, f in enumerate(frames)):
-            pass
+        for i, f in enumerate(frames):
+            judge.feed(f, i / fps)
+            prof.disable()
+            moving += judge._segmenter is not None and judge._segmenter.moving
+            prof.enable()
+        judge.finish()
         prof.disable()
         cpu += time.process_time() - t0
         n += len(frames)
     print(f"judge: {n} frames, {1000 * cpu / n:.2f} ms CPU per frame under the profiler")
+    print(f"in a motion episode: {100 * moving / n:.0f} % of the frames (a frame at rest costs one "
+          f"thumbnail difference; a still scene taken for motion costs the episode's whole path)")
     stats = pstats.Stats(prof).stats
     total = sum(tt for _, _, tt, _, _ in stats.values())
     push = sum(ct for (path, _, name), (_, _, _, ct, _) in stats.items()

@@ -63,20 +63,36 @@ def frames_for(seconds: float, fps: float) -> int:
 
 def noise_sigma(a: np.ndarray, b: np.ndarray) -> float:
     """The pixel noise of two frames of a still scene (robust: whatever moved is ignored)."""
-    d = a.astype(np.int16) - b.astype(np.int16)
-    mid = _median_int(d)  # doubled, as the deviations from it: all stay integers
-    mad = _median_int(np.abs(2 * d - mid)) / 4
+    hist = _diff_hist(a, b)  # counts of a - b, from -255 up
+    mid = _twice_median(hist) - 2 * 255  # twice the median: the deviations stay integers
+    mad = _twice_median(np.bincount(np.abs(_DIFFS2 - mid), weights=hist)) / 4  # of |2 d - mid|
     return 1.4826 * mad / np.sqrt(2)
 
 
-def _median_int(v: np.ndarray) -> int:
-    """Twice the median of an integer array of small range (exact: the mean of the two middle
-    values where their count is even), by counting instead of sorting."""
-    lo = int(v.min())
-    cum = np.cumsum(np.bincount((v - lo).ravel()))
-    n = v.size
+_PAIRS = np.subtract.outer(np.arange(256), np.arange(256)).ravel() + 255  # a - b + 255, per (a, b)
+_DIFFS2 = 2 * np.arange(-255, 256)  # twice each difference, as counted
+_EXACT = 1 << 24  # float32 counts are whole numbers below this
+
+
+def _diff_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How often each difference a - b (-255 to 255) occurs in two 8-bit pictures: one joint
+    histogram of their values (one pass over the pictures, a third of the cost of taking and
+    counting the differences), summed along its diagonals."""
+    a, b = a.reshape(-1, 1), b.reshape(-1, 1)
+    pair = np.zeros(256 * 256)
+    for k in range(0, len(a), _EXACT - 1):  # OpenCV counts in float32: exact in parts this size
+        pair += cv2.calcHist([a[k:k + _EXACT - 1], b[k:k + _EXACT - 1]], [0, 1], None, [256, 256],
+                             [0, 256, 0, 256]).ravel()
+    return np.bincount(_PAIRS, weights=pair, minlength=511)
+
+
+def _twice_median(counts: np.ndarray) -> int:
+    """Twice the median of values 0, 1, 2 ... counted ``counts`` times (exact: the sum of the
+    two middle values where their count is even)."""
+    cum = np.cumsum(counts)
+    n = int(cum[-1])
     a, b = (int(np.searchsorted(cum, k, side="right")) for k in ((n - 1) // 2, n // 2))
-    return a + b + 2 * lo
+    return a + b
 
 
 @dataclass(frozen=True)
@@ -208,15 +224,13 @@ def hand_region(mask: np.ndarray) -> np.ndarray:
     """The changed regions connected to the picture's border, a little widened: an arm always
     reaches in from the border, a stone never lies across it."""
     if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
-        return np.zeros_like(mask)  # nothing reaches the border: no arm (and no labelling)
-    n, labels = cv2.connectedComponents(mask, connectivity=8)
-    edge = np.zeros(n, np.uint8)
-    for border in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
-        edge[border] = 1
-    edge[0] = 0
-    if not edge.any():
-        return np.zeros_like(mask)
-    return cv2.dilate(np.take(edge, labels), GROW)  # take: half the cost of indexing
+        return np.zeros_like(mask)  # nothing reaches the border: no arm (and no filling)
+    # one flood fill from a frame of ones around the picture: it reaches exactly the regions with
+    # a pixel on the border (those are the frame's 8-neighbours), at a third of the cost of
+    # labelling every region and looking the labels up
+    framed = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
+    cv2.floodFill(framed, None, (0, 0), 2, 0, 0, 8)
+    return cv2.dilate(cv2.threshold(framed[1:-1, 1:-1], 1, 1, cv2.THRESH_BINARY)[1], GROW)
 
 
 GROW = np.ones((5, 5), np.uint8)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.assignment import assign
-from vision.motion import SETTLE_S, MotionSegmenter, View
+from vision.motion import GROW, SETTLE_S, MotionSegmenter, View, hand_region, noise_sigma
 
 
 def _scene(rng: np.random.Generator, square_at: float | None, noise: float = 3.0,
@@ -124,6 +125,45 @@ def test_a_hand_that_lingers_after_a_shot_does_not_cut_it():
     arms = [None] * 20 + [40 + 4 * (k % 10) for k in range(30)]
     (s,) = _run(positions, arms=arms)
     assert (s.start, s.end) == (10, 19)
+
+
+@pytest.mark.parametrize("sigma", [1.0, 3.0, 6.0])
+def test_the_noise_is_measured_whatever_moved(sigma):
+    """The change threshold comes from the camera's noise, measured on two frames: a hand or a
+    stone that moved between them (a tenth of the picture here) barely raises it."""
+    rng = np.random.default_rng(7)
+    scene = rng.uniform(40, 215, (120, 160, 3))
+    a = np.clip(scene + rng.normal(0, sigma, scene.shape), 0, 255).astype(np.uint8)
+    b = np.clip(scene + rng.normal(0, sigma, scene.shape), 0, 255).astype(np.uint8)
+    assert noise_sigma(a, b) == pytest.approx(sigma, rel=0.1)
+    b[20:50, 30:94] = (30, 60, 200)  # an arm came in
+    assert noise_sigma(a, b) == pytest.approx(sigma, rel=0.2)
+    assert noise_sigma(a, a) == 0.0
+
+
+def test_the_hand_is_every_change_reaching_the_border_and_no_stone():
+    """An arm reaches in from the border; a stone never lies across it. The hand region holds
+    every changed region with a pixel on the border (an arm along a side, one touching a corner
+    diagonally only by that corner pixel), widened a little, and no region inside the picture,
+    even one a pixel from the border or from the arm."""
+    mask = np.zeros((60, 80), np.uint8)
+    mask[0:25, 30:36] = 1  # an arm from the top
+    mask[25, 36] = 1  # its fingertip, diagonal to it
+    mask[40:46, 0:3] = 1  # a sleeve along the left side
+    mask[59, 79] = 1  # a corner pixel
+    mask[30:36, 60:66] = 1  # a stone
+    mask[1:4, 70:73] = 1  # a stone one pixel from the top border
+    mask[27:30, 38:41] = 1  # a stone beside the fingertip (not touching it)
+    arms = np.zeros_like(mask)
+    arms[0:25, 30:36] = arms[25, 36] = arms[40:46, 0:3] = arms[59, 79] = 1
+    assert np.array_equal(hand_region(mask), cv2.dilate(arms, GROW))
+    mask[26, 37] = 1  # now the stone touches the fingertip: it is part of the hand
+    arms[26, 37] = 1
+    arms[27:30, 38:41] = 1
+    assert np.array_equal(hand_region(mask), cv2.dilate(arms, GROW))
+    inner = np.zeros_like(mask)
+    inner[5:10, 5:10] = 1
+    assert not hand_region(inner).any()
 
 
 def test_assignment_keeps_the_most_pairs_at_least_cost():
