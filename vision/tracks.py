@@ -636,13 +636,16 @@ def _split(pts: np.ndarray, cols: np.ndarray, seeds: np.ndarray, colours: np.nda
 
 
 def _drop_excursions(xy: np.ndarray, reach: float) -> None:
-    """Unsee (in place) what a lost track jumped to and jumped back from: a stone lost (under
-    the hand) that seems to go far off and then turns up again near the line it was on took a
-    shadow or a speck for itself meanwhile; a sliding stone does not go there and back."""
+    """Unsee (in place) what a track jumped to and jumped back from: a stone (lost under the
+    hand, or followed) that seems to go far off and then turns up again near the line it was
+    on took a shadow or a speck for itself meanwhile; a sliding stone does not go there and
+    back. A jump is farther than ``reach`` from one sighting to the next, frames missed between
+    them or not (a track may take another stone's blob from one frame to the next, and come
+    back to its own just as fast)."""
     while True:
         seen = np.flatnonzero(~np.isnan(xy[:, 0]))
-        cuts = [k + 1 for k in range(len(seen) - 1) if seen[k + 1] - seen[k] > 1
-                and np.linalg.norm(xy[seen[k + 1]] - xy[seen[k]]) > reach]
+        cuts = [k + 1 for k in range(len(seen) - 1)
+                if np.linalg.norm(xy[seen[k + 1]] - xy[seen[k]]) > reach]
         bounds = [0, *cuts, len(seen)]
         for i in range(1, len(bounds) - 2):  # sightings seen[a:b], with a far jump on each side
             a, b = bounds[i], bounds[i + 1]
