@@ -48,6 +48,21 @@ class Following:
                               [f for i, f in after.items() if i not in pushed])
         reach = 4 * max(radius_mm(m) for m in tracked)
         xy = self._follow(seg, bg, tracked, small_before, backward=False)
+        for r, m in enumerate(nudged, len(movers)):
+            # found a little off its place, but followed on farther than its size past that
+            # detection, to one no stone was matched to: it went on, and what was found off its
+            # place is another stone (the shooter come to rest beside the place of the stone it
+            # drove on, in about its colour): the two are swapped back
+            last = _last_seen(xy[:, r], m.centre)
+            if not _went(xy[:, r], m) or np.linalg.norm(last - after[m.id].centre) <= radius_mm(m):
+                continue
+            there = [c for c, f in enumerate(loose_after)
+                     if np.linalg.norm(f.centre - last) < radius_mm(m)]
+            if len(there) == 1:
+                (c,) = there
+                left = with_id(after[m.id], -1)
+                after[m.id] = self._detected[m.id] = with_id(loose_after[c], m.id)
+                loose_after = [*loose_after[:c], *loose_after[c + 1:], left]
         pos = np.array([_last_seen(xy[:, r], m.centre) for r, m in enumerate(movers)])
         # link each mover to where it came to rest
         linked: list[tuple[int, int]] = []

@@ -157,6 +157,27 @@ def test_a_shooter_stopping_beside_the_gate_stone_it_drove_on_is_not_that_stone(
     assert np.hypot(*np.subtract(judge.rest[shooter].centre, (194.0, 108.0))) < 4.0
 
 
+def test_a_shooter_of_the_gate_stones_colour_stopping_on_its_place_is_not_that_stone():
+    """RULINGS Rocca, Rubber Band: a shooter that does not get through the gate fouls. As
+    above, but the shooter (2) has the gate stone's colour (6) and stops 8 mm off that stone's
+    place, where the gate stone would be found a little off its place: its track went on 50 mm
+    to where it lies, so the stone found on its place is the shooter, and each is reported
+    where it lies (swapped, the shooter would seem to have driven on through the gate)."""
+    c = Composer([*GATE, (90.0, 110.0), *[(300.0, 250.0)] * 3, GATE[0]])
+    into = _slide((90.0, 110.0), (193.0, 104.0), 14)
+    contact = next(k for k, p in enumerate(into) if np.hypot(p[0] - 200.0, p[1] - 100.0) < 2 * R)
+    pushed = [GATE[0]] * contact + _slide(GATE[0], (250.0, 96.0), 10)
+    events, judge = _run(_shot(c, {1: GATE[1]}, {2: into, 6: pushed}))
+    (shot,) = events
+    assert shot["verdict"] == "foul"
+    first = {s["id"]: (s["x_mm"], s["y_mm"]) for s in judge.initial.rest}
+    gate_stone, shooter = (min(first, key=lambda i, p=p: np.hypot(*np.subtract(first[i], p)))
+                           for p in (GATE[0], (90.0, 110.0)))
+    assert shot["shooter"] == shooter
+    assert np.hypot(*np.subtract(judge.rest[gate_stone].centre, (250.0, 96.0))) < 4.0
+    assert np.hypot(*np.subtract(judge.rest[shooter].centre, (193.0, 104.0))) < 4.0
+
+
 def test_a_stone_nudged_under_the_hand_is_no_shot():
     """A hand comes down on a stone and shifts it 8 mm while covering it (reaching for another),
     then leaves: no shot (a flick sends a stone sliding away from the finger), and the stone is
