@@ -250,9 +250,7 @@ class MotionSegmenter:
     _prev: np.ndarray | None = None
     _prev2: np.ndarray | None = None  # the thumbnail before _prev
     _prev_frame: np.ndarray | None = None  # the full frame of _prev
-    # where stones differed from the calm scene in the last frame, and in the last two frames
-    # running; and since when they were at rest at the last frame
-    _stirred: tuple[np.ndarray, np.ndarray, tuple[int, np.ndarray | None]] | None = None
+    _stirred: np.ndarray | None = None  # where stones differed from the calm scene, last frame
     _start: int = -1
     _stones: bool = False  # a stone moved in this episode
     _first: int = -1  # the frame a stone first changed
@@ -333,7 +331,6 @@ class MotionSegmenter:
         if self._stones:
             to_calm = change_mask(small, self._calm[1], level)
             stirred = to_calm & free
-            since = (index - 1, self._prev_frame)  # the stones at rest since (at the latest)
             if stones(to_prev) or stones(to_calm):
                 if index - self._calm[0] > self.lull_frames and self._coming(hand) and \
                         cv2.countNonZero((to_prev | to_calm) & free & self._near(hand)) \
@@ -342,17 +339,14 @@ class MotionSegmenter:
                     self._prev2, self._prev, self._prev_frame = self._prev, small, frame
                     return seg
                 fast = stones(_above(from_prev, 2 * level))
-                if fast or self._prev_frame is None or \
-                        cv2.countNonZero(to_prev & stirred) >= self.view.min_pixels:
-                    since = (index, frame)  # changing from the last frame, where it differs
                 if fast or self._stirred is None or \
-                        cv2.countNonZero(stirred & self._stirred[1]) >= self.view.min_pixels:
-                    # still changing; unless only the median lagged: at rest since the last
-                    # frame that changed (this one, the last one or the one before)
-                    at = since if since[0] == index or self._stirred is None else self._stirred[2]
-                    self._calm = (at[0], self._steady(small), at[1])
-            self._stirred = (stirred, stirred if self._stirred is None else stirred & self._stirred[0],
-                             since)
+                        cv2.countNonZero(stirred & self._stirred) >= self.view.min_pixels:
+                    # still changing; unless only the median lagged: at rest since the last frame
+                    last = fast or self._prev_frame is None or \
+                        cv2.countNonZero(to_prev & stirred) >= self.view.min_pixels
+                    self._calm = (index, self._steady(small), frame) if last else \
+                        (index - 1, self._steady(small), self._prev_frame)
+            self._stirred = stirred
         self._buffer(index, tracked, hand)
         if not self._stones and stones(to_ref):
             self._stones, self._calm, self._first = True, (index, small, frame), index
