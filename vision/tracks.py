@@ -48,6 +48,21 @@ class Following:
                               [f for i, f in after.items() if i not in pushed])
         reach = 4 * max(radius_mm(m) for m in tracked)
         xy = self._follow(seg, bg, tracked, small_before, backward=False)
+        for r, m in enumerate(nudged, len(movers)):
+            # found a little off its place, but followed on farther than its size past that
+            # detection, to one no stone was matched to: it went on, and what was found off its
+            # place is another stone (the shooter come to rest beside the place of the stone it
+            # drove on, in about its colour): the two are swapped back
+            last = _last_seen(xy[:, r], m.centre)
+            if not _went(xy[:, r], m) or np.linalg.norm(last - after[m.id].centre) <= radius_mm(m):
+                continue
+            there = [c for c, f in enumerate(loose_after)
+                     if np.linalg.norm(f.centre - last) < radius_mm(m)]
+            if len(there) == 1:
+                (c,) = there
+                left = with_id(after[m.id], -1)
+                after[m.id] = self._detected[m.id] = with_id(loose_after[c], m.id)
+                loose_after = [*loose_after[:c], *loose_after[c + 1:], left]
         pos = np.array([_last_seen(xy[:, r], m.centre) for r, m in enumerate(movers)])
         # link each mover to where it came to rest
         linked: list[tuple[int, int]] = []
@@ -636,13 +651,16 @@ def _split(pts: np.ndarray, cols: np.ndarray, seeds: np.ndarray, colours: np.nda
 
 
 def _drop_excursions(xy: np.ndarray, reach: float) -> None:
-    """Unsee (in place) what a lost track jumped to and jumped back from: a stone lost (under
-    the hand) that seems to go far off and then turns up again near the line it was on took a
-    shadow or a speck for itself meanwhile; a sliding stone does not go there and back."""
+    """Unsee (in place) what a track jumped to and jumped back from: a stone (lost under the
+    hand, or followed) that seems to go far off and then turns up again near the line it was
+    on took a shadow or a speck for itself meanwhile; a sliding stone does not go there and
+    back. A jump is farther than ``reach`` from one sighting to the next, frames missed between
+    them or not (a track may take another stone's blob from one frame to the next, and come
+    back to its own just as fast)."""
     while True:
         seen = np.flatnonzero(~np.isnan(xy[:, 0]))
-        cuts = [k + 1 for k in range(len(seen) - 1) if seen[k + 1] - seen[k] > 1
-                and np.linalg.norm(xy[seen[k + 1]] - xy[seen[k]]) > reach]
+        cuts = [k + 1 for k in range(len(seen) - 1)
+                if np.linalg.norm(xy[seen[k + 1]] - xy[seen[k]]) > reach]
         bounds = [0, *cuts, len(seen)]
         for i in range(1, len(bounds) - 2):  # sightings seen[a:b], with a far jump on each side
             a, b = bounds[i], bounds[i + 1]

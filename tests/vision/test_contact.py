@@ -21,7 +21,7 @@ from vision.patches import patch_shift, place_left, took_colour
 from vision.resting import consensus
 from vision.stones import detect_stones
 from vision.tracking import EpisodeTracker
-from vision.tracks import _core_colour, _lay_on
+from vision.tracks import _core_colour, _drop_excursions, _lay_on
 
 FPS = 30.0
 R = 14.0  # the drawn stones' radius (mm), before their wobble
@@ -155,6 +155,27 @@ def test_a_shooter_stopping_beside_the_gate_stone_it_drove_on_is_not_that_stone(
     assert shot["shooter"] == shooter
     assert np.hypot(*np.subtract(judge.rest[gate_stone].centre, (250.0, 96.0))) < 4.0
     assert np.hypot(*np.subtract(judge.rest[shooter].centre, (194.0, 108.0))) < 4.0
+
+
+def test_a_shooter_of_the_gate_stones_colour_stopping_on_its_place_is_not_that_stone():
+    """RULINGS Rocca, Rubber Band: a shooter that does not get through the gate fouls. As
+    above, but the shooter (2) has the gate stone's colour (6) and stops 8 mm off that stone's
+    place, where the gate stone would be found a little off its place: its track went on 50 mm
+    to where it lies, so the stone found on its place is the shooter, and each is reported
+    where it lies (swapped, the shooter would seem to have driven on through the gate)."""
+    c = Composer([*GATE, (90.0, 110.0), *[(300.0, 250.0)] * 3, GATE[0]])
+    into = _slide((90.0, 110.0), (193.0, 104.0), 14)
+    contact = next(k for k, p in enumerate(into) if np.hypot(p[0] - 200.0, p[1] - 100.0) < 2 * R)
+    pushed = [GATE[0]] * contact + _slide(GATE[0], (250.0, 96.0), 10)
+    events, judge = _run(_shot(c, {1: GATE[1]}, {2: into, 6: pushed}))
+    (shot,) = events
+    assert shot["verdict"] == "foul"
+    first = {s["id"]: (s["x_mm"], s["y_mm"]) for s in judge.initial.rest}
+    gate_stone, shooter = (min(first, key=lambda i, p=p: np.hypot(*np.subtract(first[i], p)))
+                           for p in (GATE[0], (90.0, 110.0)))
+    assert shot["shooter"] == shooter
+    assert np.hypot(*np.subtract(judge.rest[gate_stone].centre, (250.0, 96.0))) < 4.0
+    assert np.hypot(*np.subtract(judge.rest[shooter].centre, (193.0, 104.0))) < 4.0
 
 
 def test_a_stone_nudged_under_the_hand_is_no_shot():
@@ -684,3 +705,21 @@ def test_a_stone_lost_beside_the_hand_and_found_again_at_its_place_was_never_tak
     held = Decision(160, [{"type": "pickup", "start": 140, "end": 160, "stones": [0, 1]}], [], None)
     assert _untaken(held, {0}, []).events[0]["stones"] == [1]
     assert _untaken(held, {0, 1}, []) is None
+
+
+def test_a_track_that_took_a_gate_stones_blob_and_came_back_at_once_drops_those_sightings():
+    """A shooter's track that takes the blob at a gate stone's place for a few frames and is
+    back on its line the next frame (no frame missed on either side) went nowhere: a sliding
+    stone does not go there and back. Left in, those sightings touch the gate stone (a false
+    `touched_gate`, Rubber Band). A fast stone jumping farther than the reach every frame, but
+    along its line, keeps every sighting."""
+    line = np.array([[200.0 - 5 * k, 312.0 - k] for k in range(12)])
+    xy = line.copy()
+    xy[4:8] = [[127.0, 265.0], [128.5, 264.7], [130.0, 264.5], [121.2, 259.5]]
+    _drop_excursions(xy, 48.0)
+    assert np.isnan(xy[4:8]).all()
+    assert np.allclose(xy[:4], line[:4]) and np.allclose(xy[8:], line[8:])
+    fast = np.array([[400.0 - 60 * k, 300.0] for k in range(6)])
+    kept = fast.copy()
+    _drop_excursions(kept, 48.0)
+    assert np.allclose(kept, fast)
