@@ -22,6 +22,8 @@ LULL_S = 0.05  # stones quiet this long, then a change at the hand: a new event 
 MAX_BUFFER = 480  # episode frames kept (8 s at 60 fps; longer episodes are thinned)
 MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
+FLICKER_MAX = 4  # flicker is learned up to this many change levels (heavy JPEG: up to 3)
+FLICKER_FADE_S = 0.25  # a pixel's learned flicker falls by one level this often while at rest
 
 
 def match_exposure(a: np.ndarray, b: np.ndarray, part: tuple[slice, slice] | None = None) -> np.ndarray:
@@ -274,6 +276,11 @@ class MotionSegmenter:
     _indices: list[int] = field(default_factory=list)
     _frames: list[np.ndarray] = field(default_factory=list)
     _hands: list[np.ndarray] = field(default_factory=list)
+    _flicker: np.ndarray | None = None  # per thumbnail pixel, its largest change at rest (fading)
+    _within: np.ndarray | None = None  # the change each pixel must exceed (0: the global level)
+    _flickers: np.ndarray | None = None  # 255 where a pixel flickers over the level
+    _learned: int = 0  # frames at rest the flicker was learned on
+    _moved: np.ndarray | None = None  # 255 where a pixel changed beyond its flicker this episode
 
     @property
     def settle_frames(self) -> int:
@@ -311,7 +318,7 @@ class MotionSegmenter:
             self._clean = self._ref
         self._prev = self._prev2 = self._ref
         self._start, self._stones, self._stirred, self._prev_frame = -1, False, None, None
-        self._still = self._calm = None
+        self._still = self._calm = self._moved = None
         self._indices, self._frames, self._hands = [], [], []
 
     def push(self, index: int, frame: np.ndarray) -> Segment | None:
@@ -324,9 +331,14 @@ class MotionSegmenter:
             self.sigma = noise_sigma(small, self._prev)
             self.sigma_small = noise_sigma(self.view.small(frame), self.view.small(self.ref_full))
         level = self.level
+        warming = not self.moving and self._learned < self.settle_frames
+        small, diff, raw = self._unflickered(small, level, warming)
         if not self.moving:
-            if cv2.countNonZero(change_mask(small, self._ref, level)) < MIN_PIXELS:
-                self._prev = small
+            changed = _above(diff, level)
+            if cv2.countNonZero(changed) < MIN_PIXELS or self._flickers_only(changed, raw, level):
+                if not warming:
+                    self._learn(raw, level)
+                self._prev, self._moved = small, None
                 return None
             self._start = index
             self._still = (index, small)
@@ -377,6 +389,66 @@ class MotionSegmenter:
             if index - since + 1 < self.settle_frames:
                 return None
         return self._close(frame, since)
+
+    def _unflickered(self, small: np.ndarray, level: float,
+                     warming: bool = False) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """The thumbnail with each pixel that differs from the scene at rest by no more than its
+        own flicker taken as the scene at rest; its difference from that scene after and before.
+
+        Heavy compression flickers at strong edges (board rim, markers, texture) far over the
+        change threshold, in the same places frame after frame: a still scene would be taken for
+        motion in every frame. Where a pixel flickered over the threshold at rest, a change must
+        exceed that flicker (by half the threshold) to count; a stone or a hand arriving changes
+        it far beyond. Elsewhere the thumbnail is left as it is (the global level applies), and so
+        is a pixel for the rest of the episode once it changed beyond its flicker: where a stone
+        left or came, taking some frames' pixels for the old scene would make a flicker of its
+        own, as large as the stone's contrast. The differences are only taken at rest or where
+        some pixel flickers (None otherwise)."""
+        if self.moving and self._within is None:
+            return small, None, None
+        raw = _channel_max(cv2.absdiff(small, self._ref))
+        if self._flicker is not None and self._flicker.shape != raw.shape:  # a new view
+            self._flicker, self._within, self._learned = None, None, 0
+        if warming:  # the first frames, of the scene at rest the camera was calibrated on
+            self._learn(raw, level)
+        if self._within is None:
+            return small, raw, raw
+        beyond = cv2.compare(raw, self._within, cv2.CMP_GT)
+        self._moved = beyond if self._moved is None else cv2.bitwise_or(self._moved, beyond)
+        calm = cv2.bitwise_and(self._flickers, cv2.bitwise_not(self._moved))
+        small = small.copy()
+        cv2.copyTo(self._ref, calm, small)
+        return small, cv2.bitwise_and(raw, cv2.bitwise_not(calm)), raw
+
+    @staticmethod
+    def _flickers_only(changed: np.ndarray, raw: np.ndarray, level: float) -> bool:
+        """Whether the changes of a frame at rest can only be flicker not learned yet: stones do
+        not move by themselves, a hand reaches in from the picture's border, and neither keeps
+        within a few levels of the scene at rest (the most that flicker is learned up to)."""
+        if changed[0].any() or changed[-1].any() or changed[:, 0].any() or changed[:, -1].any():
+            return False
+        return cv2.minMaxLoc(raw, changed)[1] <= FLICKER_MAX * level
+
+    def _learn(self, raw: np.ndarray, level: float) -> None:
+        """Take the differences of a frame at rest into each pixel's flicker: the largest seen,
+        fading by one level every ``FLICKER_FADE_S`` (a place that stops flickering, or where a
+        stone left, is watched at the global level again after a few seconds). A change of more
+        than ``FLICKER_MAX`` levels is no flicker but something arriving too slowly to count yet
+        (or while learning first): never learned."""
+        raw = cv2.threshold(raw, FLICKER_MAX * level, 0, cv2.THRESH_TOZERO_INV)[1]
+        if self._flicker is None:
+            self._flicker = raw
+        else:
+            if self._learned % frames_for(FLICKER_FADE_S, self.fps) == 0:
+                cv2.subtract(self._flicker, 1, dst=self._flicker)
+            cv2.max(self._flicker, raw, dst=self._flicker)
+        self._learned += 1
+        over = cv2.threshold(self._flicker, level, 255, cv2.THRESH_TOZERO)[1]
+        if not cv2.countNonZero(over):
+            self._within = None
+            return
+        self._flickers = cv2.threshold(over, 0, 255, cv2.THRESH_BINARY)[1]
+        self._within = cv2.add(over, int(level // 2))
 
     def _steady(self, small: np.ndarray) -> np.ndarray:
         """The scene now without the flicker of any one frame: the median of the last three

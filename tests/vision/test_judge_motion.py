@@ -173,3 +173,38 @@ def test_assignment_keeps_the_most_pairs_at_least_cost():
     assert assign(cost.T, 5.0) == [(0, 1), (1, 0)]
     assert assign(np.array([[1.0, 7.0, 0.5]]), 5.0) == [(0, 2)]
     assert assign(np.array([[9.0], [8.0]]), 5.0) == []
+
+
+def _rim_scene(rng: np.random.Generator, stone: tuple[int, int, int] | None) -> np.ndarray:
+    """The textured table crossed by a dark rim (rows 300-307) that flickers as heavy
+    compression makes strong edges flicker: each 8 px block along it jumps by up to 12 levels,
+    anew in every frame but always in the same places; ``stone`` is the colour of a small
+    stone (16 px, a third of the rim's flicker blocks' size ... two of them) lying on the rim."""
+    img = _scene(rng, None)
+    img[300:308] = 30
+    jumps = rng.integers(-12, 13, 80).repeat(8)
+    img[298:310] = np.clip(img[298:310].astype(np.int16) + jumps[None, :, None], 0, 255).astype(np.uint8)
+    if stone is not None:
+        img[296:312, 200:216] = stone
+    return img
+
+
+@pytest.mark.parametrize("colour", [(40, 60, 200), (110, 110, 110)])
+def test_a_flickering_edge_is_no_motion_but_a_stone_arriving_on_it_is(colour):
+    """Heavy compression flickers at the board's rim far over the change threshold, in the same
+    places in every frame: the still scene is at rest all along (no episode, so nothing to
+    judge). A small stone dropped onto the rim, one of a vivid colour or one of the board's
+    own colour (it hides the dark rim), changes the picture beyond that flicker: an episode
+    starts at the frame it arrives and ends with it at rest."""
+    rng = np.random.default_rng(3)
+    seg = MotionSegmenter(60.0, View(0, 0, 640, 480, thumb=4, track=2, stone=4))
+    moving, segs = [], []
+    for i in range(90):
+        s = seg.push(i, _rim_scene(rng, colour if i >= 60 else None))
+        moving.append(seg.moving)
+        segs += [s] if s else []
+    assert not any(moving[:60])
+    assert moving[60]
+    (s,) = segs
+    assert s.start == 60 and s.end <= 60 + 2 * math.ceil(SETTLE_S * 60)
+    assert s.after[304, 208, 0] == colour[0]
