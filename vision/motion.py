@@ -23,7 +23,7 @@ MAX_BUFFER = 480  # episode frames kept (8 s at 60 fps; longer episodes are thin
 MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
 FLICKER_MAX = 4  # flicker is learned up to this many change levels (heavy JPEG: up to 3)
-FLICKER_FADE_S = 0.25  # a pixel's learned flicker falls by one level this often while at rest
+FLICKER_FADE_S = 0.25  # a pixel's learned flicker falls by one grey level this often at rest
 
 
 def match_exposure(a: np.ndarray, b: np.ndarray, part: tuple[slice, slice] | None = None) -> np.ndarray:
@@ -431,8 +431,9 @@ class MotionSegmenter:
 
     def _learn(self, raw: np.ndarray, level: float) -> None:
         """Take the differences of a frame at rest into each pixel's flicker: the largest seen,
-        fading by one level every ``FLICKER_FADE_S`` (a place that stops flickering, or where a
-        stone left, is watched at the global level again after a few seconds). A change of more
+        fading by one grey level every ``FLICKER_FADE_S`` (a place that stops flickering, or where a
+        stone left, is watched at the global level again after 0.25 s for each grey level its
+        flicker went over it: 5 s for 20). A change of more
         than ``FLICKER_MAX`` levels is no flicker but something arriving too slowly to count yet
         (or while learning first): never learned."""
         raw = cv2.threshold(raw, FLICKER_MAX * level, 0, cv2.THRESH_TOZERO_INV)[1]

@@ -134,6 +134,20 @@ def test_touching_a_gate_stone_is_a_foul_even_when_the_shooter_goes_through():
     assert len(shot["gate"]) == 2 and shot["shooter"] not in shot["gate"]
 
 
+def _stop_near_the_gate_stones_place(c: Composer, pushed: int, stop: tuple[float, float]):
+    """Shooter 2 slides from (90, 110) to ``stop``, driving gate stone 0 (drawn as stone
+    ``pushed``) 50 mm on to (250, 96) on contact. Returns the shot, the judge, and the ids the
+    judge gave the gate stone and the shooter."""
+    into = _slide((90.0, 110.0), stop, 14)
+    contact = next(k for k, p in enumerate(into) if np.hypot(p[0] - 200.0, p[1] - 100.0) < 2 * R)
+    driven = [GATE[0]] * contact + _slide(GATE[0], (250.0, 96.0), 10)
+    events, judge = _run(_shot(c, {1: GATE[1]}, {2: into, pushed: driven}))
+    (shot,) = events
+    first = {s["id"]: (s["x_mm"], s["y_mm"]) for s in judge.initial.rest}
+    gate_stone, shooter = (min(first, key=lambda i, p=p: np.hypot(*np.subtract(first[i], p)))
+                           for p in (GATE[0], (90.0, 110.0)))
+    return shot, judge, gate_stone, shooter
+
 
 def test_a_shooter_stopping_beside_the_gate_stone_it_drove_on_is_not_that_stone():
     """RULINGS Rocca, Rubber Band: a shooter that does not get through the gate fouls. The
@@ -143,15 +157,8 @@ def test_a_shooter_stopping_beside_the_gate_stone_it_drove_on_is_not_that_stone(
     gate, to where the gate stone lies). Each stone keeps its id and is reported where it
     lies."""
     c = Composer([*GATE, (90.0, 110.0)])
-    into = _slide((90.0, 110.0), (194.0, 108.0), 14)
-    contact = next(k for k, p in enumerate(into) if np.hypot(p[0] - 200.0, p[1] - 100.0) < 2 * R)
-    pushed = [GATE[0]] * contact + _slide(GATE[0], (250.0, 96.0), 10)
-    events, judge = _run(_shot(c, {1: GATE[1]}, {2: into, 0: pushed}))
-    (shot,) = events
+    shot, judge, gate_stone, shooter = _stop_near_the_gate_stones_place(c, 0, (194.0, 108.0))
     assert shot["verdict"] == "foul"
-    first = {s["id"]: (s["x_mm"], s["y_mm"]) for s in judge.initial.rest}
-    gate_stone, shooter = (min(first, key=lambda i, p=p: np.hypot(*np.subtract(first[i], p)))
-                           for p in (GATE[0], (90.0, 110.0)))
     assert shot["shooter"] == shooter
     assert np.hypot(*np.subtract(judge.rest[gate_stone].centre, (250.0, 96.0))) < 4.0
     assert np.hypot(*np.subtract(judge.rest[shooter].centre, (194.0, 108.0))) < 4.0
@@ -164,15 +171,8 @@ def test_a_shooter_of_the_gate_stones_colour_stopping_on_its_place_is_not_that_s
     to where it lies, so the stone found on its place is the shooter, and each is reported
     where it lies (swapped, the shooter would seem to have driven on through the gate)."""
     c = Composer([*GATE, (90.0, 110.0), *[(300.0, 250.0)] * 3, GATE[0]])
-    into = _slide((90.0, 110.0), (193.0, 104.0), 14)
-    contact = next(k for k, p in enumerate(into) if np.hypot(p[0] - 200.0, p[1] - 100.0) < 2 * R)
-    pushed = [GATE[0]] * contact + _slide(GATE[0], (250.0, 96.0), 10)
-    events, judge = _run(_shot(c, {1: GATE[1]}, {2: into, 6: pushed}))
-    (shot,) = events
+    shot, judge, gate_stone, shooter = _stop_near_the_gate_stones_place(c, 6, (193.0, 104.0))
     assert shot["verdict"] == "foul"
-    first = {s["id"]: (s["x_mm"], s["y_mm"]) for s in judge.initial.rest}
-    gate_stone, shooter = (min(first, key=lambda i, p=p: np.hypot(*np.subtract(first[i], p)))
-                           for p in (GATE[0], (90.0, 110.0)))
     assert shot["shooter"] == shooter
     assert np.hypot(*np.subtract(judge.rest[gate_stone].centre, (250.0, 96.0))) < 4.0
     assert np.hypot(*np.subtract(judge.rest[shooter].centre, (193.0, 104.0))) < 4.0
