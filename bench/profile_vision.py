@@ -55,7 +55,7 @@ def profile_judge(clips: list[tuple[str, int]], top: int) -> None:
         for i, f in enumerate(frames):
             judge.feed(f, i / fps)
             prof.disable()
-            moving += judge._segmenter is not None and judge._segmenter.moving
+            moving += judge.moving
             prof.enable()
         judge.finish()
         prof.disable()

@@ -65,6 +65,11 @@ class LiveJudge:
     initial: Decision | None = None  # the stones at rest when judging began (no events)
 
     @property
+    def moving(self) -> bool:
+        """Whether a motion episode is open (something is happening on the table)."""
+        return self._segmenter is not None and self._segmenter.moving
+
+    @property
     def rest(self) -> dict[int, Footprint]:
         return dict(self._tracker.rest) if self._tracker else {}
 

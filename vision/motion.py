@@ -222,10 +222,15 @@ def _channel_max(d: np.ndarray) -> np.ndarray:
     return cv2.extractChannel(spread.reshape(h, w, 3), 1)
 
 
+def _on_border(mask: np.ndarray) -> bool:
+    """Whether anything is set on the picture's border (where an arm reaches in)."""
+    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
+
+
 def hand_region(mask: np.ndarray) -> np.ndarray:
     """The changed regions connected to the picture's border, a little widened: an arm always
     reaches in from the border, a stone never lies across it."""
-    if not (mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any()):
+    if not _on_border(mask):
         return np.zeros_like(mask)  # nothing reaches the border: no arm (and no filling)
     # one flood fill from a frame of ones around the picture: it reaches exactly the regions with
     # a pixel on the border (those are the frame's 8-neighbours), at a third of the cost of
@@ -425,7 +430,7 @@ class MotionSegmenter:
         """Whether the changes of a frame at rest can only be flicker not learned yet: stones do
         not move by themselves, a hand reaches in from the picture's border, and neither keeps
         within a few levels of the scene at rest (the most that flicker is learned up to)."""
-        if changed[0].any() or changed[-1].any() or changed[:, 0].any() or changed[:, -1].any():
+        if _on_border(changed):
             return False
         return cv2.minMaxLoc(raw, changed)[1] <= FLICKER_MAX * level
 

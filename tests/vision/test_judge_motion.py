@@ -179,7 +179,7 @@ def _rim_scene(rng: np.random.Generator, stone: tuple[int, int, int] | None) -> 
     """The textured table crossed by a dark rim (rows 300-307) that flickers as heavy
     compression makes strong edges flicker: each 8 px block along it jumps by up to 12 levels,
     anew in every frame but always in the same places; ``stone`` is the colour of a small
-    stone (16 px, a third of the rim's flicker blocks' size ... two of them) lying on the rim."""
+    stone (16 px across: two of the rim's flicker blocks) lying on the rim."""
     img = _scene(rng, None)
     img[300:308] = 30
     jumps = rng.integers(-12, 13, 80).repeat(8)

@@ -126,3 +126,16 @@ def test_one_visit_of_the_hand_is_one_pickup(leave_between, taken):
     assert [e["type"] for e in events] == ["pickup"] * len(taken)
     assert [len(e["stones"]) for e in events] == taken
     assert len(judge.rest) == 1
+
+
+def test_the_judge_says_when_something_is_happening_on_the_table():
+    """`LiveJudge.moving` (what a display shows as "watching"): false while the stones lie still
+    before the hand comes, true while the shot is under way, false again once it is given out."""
+    judge = LiveJudge((400.0, 300.0), FPS)
+    moving, given = [], []
+    for i, f in enumerate(shot_clip()):
+        given += [i] * len(judge.feed(f, i / FPS))
+        moving.append(judge.moving)
+    assert given and not any(moving[:12])
+    assert all(moving[20:given[0]])
+    assert not any(moving[given[0]:])
