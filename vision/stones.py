@@ -453,11 +453,20 @@ def detect_stones(
     n, labels, stats, _ = _break_large(cand, 8 * max_area, min_d)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if area < min_area or area > 8 * max_area:  # specks; hands and heaps
+        if area > 8 * max_area:  # hands and heaps
             continue
-        x0, y0 = max(x - 2, 0), max(y - 2, 0)
-        x1, y1 = min(x + w + 2, cand.shape[1]), min(y + h + 2, cand.shape[0])
-        comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        found_at = 1.0
+        if area < min_area:  # a speck, or the lit top of a faint stone
+            grown = _grow_small(labels, i, stats[i], cand, z, geo.readable, min_d, max_d, params.threshold)
+            if grown is None:
+                continue
+            (x0, y0), comp = grown
+            y1, x1 = y0 + comp.shape[0], x0 + comp.shape[1]
+            found_at = GROW_LOW
+        else:
+            x0, y0 = max(x - 2, 0), max(y - 2, 0)
+            x1, y1 = min(x + w + 2, cand.shape[1]), min(y + h + 2, cand.shape[0])
+            comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
         if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
             continue
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
@@ -480,13 +489,13 @@ def detect_stones(
                     _split_domes(trimmed, ycc[y0:y1, x0:x1, 0], min_d, shadow)
                 for one in (q for d in tops for q in _cut_at_waists(d, min_d)):
                     footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
-                                                 min_score, float((shadow & one).sum() / one.sum())))
+                                                 min_score, float((shadow & one).sum() / one.sum()), found_at))
     kept = []
     for f in footprints:
         x0, y0 = f.origin
         h, w = f.part.shape
         st = _stone(f.part, f.origin, z[y0:y0 + h, x0:x0 + w], view, board, min_d, max_d, f.cut, params, camera,
-                    f.min_score, surface)
+                    f.min_score, surface, f.found_at)
         if st is not None:
             stones.append(st)
             kept.append(f)
@@ -546,6 +555,7 @@ class _Footprint:
     cut: bool
     min_score: float
     shade_share: float = 0.0  # the share of the footprint that looks like shade
+    found_at: float = 1.0  # the share of `threshold` its candidates were found at (`_grow_small`)
 
     def shadow_reach(self, side: np.ndarray) -> float:
         """Half of how much farther (px) the footprint reaches along the shadow side than across
@@ -649,6 +659,46 @@ def _grow_hand(ycc: np.ndarray, surface: _Surface, blocked: np.ndarray) -> np.nd
     grown = np.take(touching.astype(np.uint8), labels)
     grown = cv2.resize(grown, (blocked.shape[1], blocked.shape[0]), interpolation=cv2.INTER_NEAREST)
     return cv2.bitwise_or(grown, blocked)
+
+
+GROW_LOW = 0.6  # a small lit top grows over pixels whose 3x3 mean difference exceeds this share of `threshold`
+
+
+def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z: np.ndarray, readable: np.ndarray,
+                min_d: float, max_d: float, threshold: float) -> tuple[tuple[int, int], np.ndarray] | None:
+    """A candidate too small for a stone (component `k` of `labels`), grown over the fainter
+    difference around it: (the window's top-left corner, the footprint in it), or None.
+
+    A small stone close to the surface's colour differs from it by more than `threshold` only
+    at its lit top, a patch smaller than the smallest stone; its shaded rim and its shadow differ
+    less, per pixel, but over a stone's area. Such a patch grows over the pixels whose local mean
+    difference (3x3) exceeds GROW_LOW of `threshold` and that join it, when what it grows into
+    holds no other candidates (a stone already found is not changed), is stone-sized and round (a
+    stone is; a streak along the board's rim or a fingertip's border is not). The grown footprint
+    goes through every test a footprint does, its contrast counted against the lower level it was
+    found at (`_stone`); a faint footprint must be a lit body (FAINT, SHADED) as any other."""
+    min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
+    h, w = cand.shape
+    reach = int(np.ceil(max_d / 2)) + 2  # a stone's footprint lies within this of its lit top
+    x, y, bw, bh = (int(v) for v in box[:4])
+    x0, y0, x1, y1 = max(x - reach, 0), max(y - reach, 0), min(x + bw + reach, w), min(y + bh + reach, h)
+    weak = cv2.compare(cv2.blur(z[y0:y1, x0:x1], (3, 3)), GROW_LOW * threshold, cv2.CMP_GT)
+    weak = cv2.bitwise_and(weak, readable[y0:y1, x0:x1]) | cand[y0:y1, x0:x1]
+    _, wl, ws, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+    seed = labels[y0:y1, x0:x1] == k
+    j = wl[seed][0]
+    wx, wy, ww, wh, area = ws[j]
+    mine = wl == j
+    if not min_area <= area <= max_area or min(wx, wy) == 0 or wx + ww == x1 - x0 or wy + wh == y1 - y0 \
+            or np.count_nonzero(cand[y0:y1, x0:x1][mine]) != np.count_nonzero(seed):
+        return None  # too small, larger than a stone, or joined to other candidates (a stone found)
+    # the footprint's own window, two pixels round it (as for any other)
+    u0, v0, u1, v1 = max(wx - 2, 0), max(wy - 2, 0), min(wx + ww + 2, x1 - x0), min(wy + wh + 2, y1 - y0)
+    piece = mine[v0:v1, u0:u1].astype(np.uint8) * 255
+    piece = cv2.morphologyEx(_complete_crescents(_fill_holes(piece), min_d, max_d), cv2.MORPH_OPEN, _disk(min_d * 0.5))
+    if not piece.any() or _roundness(piece) < ROUND:
+        return None  # a streak along the board's rim, a fingertip's border: not round
+    return (x0 + u0, y0 + v0), piece // 255
 
 
 def _break_large(cand: np.ndarray, max_area: float, min_d: float):
@@ -1224,7 +1274,7 @@ def _colour_gap(ycc: np.ndarray, a: tuple[float, float, float], b: tuple[float, 
 
 
 def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool, params: StoneParams,
-           camera: np.ndarray | None, min_score: float, surface: _Surface) -> Stone | None:
+           camera: np.ndarray | None, min_score: float, surface: _Surface, found_at: float = 1.0) -> Stone | None:
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -1261,7 +1311,7 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
         h, w = part.shape
         if surface.shading(slice(origin[1], origin[1] + h), slice(origin[0], origin[0] + w), part) < SHADED:
             return None  # a faint, even patch: no lit body (FAINT, SHADED)
-    score = (1 - np.exp(-contrast / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
+    score = (1 - np.exp(-contrast / found_at / 8.0)) * min(1.0, (solidity - 0.6) / 0.3) * min(1.0, 2.5 / elong)
     if cut:
         score *= 0.5  # cut by the frame or the view's edge: its centre is a guess
     if score < min_score:
