@@ -610,8 +610,9 @@ class _Footprint:
 
 
 RING_ASYMMETRY = 0.2  # a ring's darkness this lopsided (0: even all round, 1: all on one side) has a shade side
-SIDE_MIN_STONES = 3  # stones with a shade side needed to tell the scene's
+SIDE_MIN_STONES = 2  # stones with a shade side needed to tell the scene's
 SIDE_AGREEMENT = 0.5  # mean resultant length of their directions (1: all alike, 0: no common side)
+SIDE_AGREEMENT_TWO = 0.72  # ... of two: random directions agree so well as often as three do at 0.5 (about half)
 LIT_TOP = 0.8  # a shade-like footprint whose brightest tenth is this bright against the surface: the surface's colour
 SHADE_ALL = 0.5  # a footprint more than this share of it shade-like kept its cast shadow whole
 
@@ -622,14 +623,17 @@ def _shadow_side(footprints: list[_Footprint]) -> np.ndarray | None:
 
     One lamp lights every stone of a scene alike, so each stone's shade lies on the same side of
     its footprint; the direction is the mean of the stones' shade directions, taken only when
-    several stones agree (a lamp straight above, or two lamps, leave no common side).
+    several stones agree (a lamp straight above, or two lamps, leave no common side). Two are
+    enough: a stone of the surface's colour that kept its whole cast shadow has no darkness round
+    its footprint and never tells the side itself, so of a gate shot's three stones, or a clear's
+    two, it is the others that must (it was never moved back: 2-4 mm off at rest).
     """
     units = [u for u in (f.shade_direction() for f in footprints) if u is not None]
     if len(units) < SIDE_MIN_STONES:
         return None
     mean = np.mean(units, axis=0)
     r = float(np.hypot(*mean))
-    return mean / r if r >= SIDE_AGREEMENT else None
+    return mean / r if r >= (SIDE_AGREEMENT if len(units) > 2 else SIDE_AGREEMENT_TWO) else None
 
 
 HAND_COLOUR = 25.0  # YCrCb distance (L1, luma at half weight) within which a pixel has the hand's colour

@@ -425,7 +425,17 @@ def test_the_shadow_side_is_the_side_all_stones_share_and_none_without_one():
     assert _shadow_side(_footprints_with_shade([ring] * 4)) is None
     assert _shadow_side(_footprints_with_shade([[(3, 0), (-3, 0)]] * 4)) is None
     assert _shadow_side(_footprints_with_shade([[(3, 0)], [(-3, 0)], [(0, 3)], [(0, -3)]])) is None
-    assert _shadow_side(_footprints_with_shade([[(3, 0)]] * 2)) is None  # too few stones to tell
+    assert _shadow_side(_footprints_with_shade([[(3, 0)]])) is None  # one stone's shade is no scene's
+
+
+def test_two_stones_agreeing_tell_the_shadow_side():
+    """A stone of the surface's colour that kept its whole cast shadow has no darkness round its
+    footprint (its shadow is inside it), so it never tells the side itself: in a gate shot's
+    three stones, or a clear's two, the other two must be enough. Two that disagree are not."""
+    two = _shadow_side(_footprints_with_shade([[(3, 0)], [(3, 1)]]))
+    assert two is not None and two @ [1.0, 0.0] > 0.95
+    assert _shadow_side(_footprints_with_shade([[(3, 0)], [(-3, 0)]])) is None
+    assert _shadow_side(_footprints_with_shade([[(3, 0)], [(-1, 3)]])) is None
 
 
 def test_a_stone_of_the_surfaces_colour_is_placed_back_from_the_shadow_it_keeps():
