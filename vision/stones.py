@@ -221,6 +221,10 @@ class _Geometry:
         self.near_marker = cv2.dilate(self.markers, _disk(3))
         self.camera = board.camera_mm(frame_shape) if params.silhouette_height_mm > 0 else None
         self.band_px = int(np.ceil(params.edge_band_mm * view.s))  # the edge strips' half-width
+        self.strips = np.zeros(view.valid.shape, np.uint8)  # the edge strips (edge profiles)
+        outer, inner = _zones(view, self.band_px)
+        self.strips[outer] = 1
+        self.strips[inner] = 0
         self.noise_samples = _noise_samples(view, self.markers, self.band_px)
 
 
@@ -457,7 +461,8 @@ def detect_stones(
             continue
         found_at = 1.0
         if area < min_area:  # a speck, or the lit top of a faint stone
-            grown = _grow_small(labels, i, stats[i], cand, z, geo.readable, min_d, max_d, params.threshold)
+            grown = None if geo.strips[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].any() else \
+                _grow_small(labels, i, stats[i], cand, z, geo.readable, min_d, max_d, params.threshold)
             if grown is None:
                 continue
             (x0, y0), comp = grown
@@ -677,10 +682,14 @@ def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z
     at its lit top, a patch smaller than the smallest stone; its shaded rim and its shadow differ
     less, per pixel, but over a stone's area. Such a patch grows over the pixels whose local mean
     difference (3x3) exceeds GROW_LOW of `threshold` and that join it, when what it grows into
-    holds no other candidates (a stone already found is not changed), is stone-sized and round (a
-    stone is; a streak along the board's rim or a fingertip's border is not). The grown footprint
+    holds no other candidates (a stone already found is not changed), is stone-sized and round as a
+    stone with its shadow is (MIN_ROUNDNESS, as a piece cut at a waist; a streak along the
+    board's rim is not). The grown footprint
     goes through every test a footprint does, its contrast counted against the lower level it was
-    found at (`_stone`); a faint footprint must be a lit body (FAINT, SHADED) as any other."""
+    found at (`_stone`); a faint footprint must be a lit body (FAINT, SHADED) as any other.
+    Not tried in the strips along the board's edges (the caller's test): their surface, an edge
+    profile fitted over stretches many stones long, is good to the noise, not to a fraction of
+    it, and heavy JPEG smears along the rim there (what grew from those were all false stones)."""
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
     h, w = cand.shape
     reach = int(np.ceil(max_d / 2)) + 2  # a stone's footprint lies within this of its lit top
@@ -700,8 +709,8 @@ def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z
     u0, v0, u1, v1 = max(wx - 2, 0), max(wy - 2, 0), min(wx + ww + 2, x1 - x0), min(wy + wh + 2, y1 - y0)
     piece = mine[v0:v1, u0:u1].astype(np.uint8) * 255
     piece = cv2.morphologyEx(_complete_crescents(_fill_holes(piece), min_d, max_d), cv2.MORPH_OPEN, _disk(min_d * 0.5))
-    if not piece.any() or _roundness(piece) < ROUND:
-        return None  # a streak along the board's rim, a fingertip's border: not round
+    if not piece.any() or _roundness(piece) < MIN_ROUNDNESS:
+        return None  # a streak along the board's rim: not a stone (with its shadow, a stone fills 0.6-0.85)
     return (x0 + u0, y0 + v0), piece // 255
 
 
