@@ -24,7 +24,8 @@ the stones is estimated from the frame itself, and stones are what differs from 
    where it looks like shade (the surface's own colour, uniformly darker), and a crescent of shade
    split off as a stone goes back to its stone; a faint piece beside a vivid stone is another stone
    only if it is more than that stone's halo; the centre is the area centroid of the footprint, in
-   board mm.
+   board mm. A blob of candidates smaller than any stone (the lit top of a stone close to the
+   surface's colour) is grown over the fainter difference round it (its shaded rim and shadow).
 5. A faint footprint with no shading across it is no stone (a smear of colour that heavy
    compression leaves along the board's rim): a stone is a lit body, brighter on one flank than
    on the other.
@@ -682,14 +683,13 @@ def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z
     at its lit top, a patch smaller than the smallest stone; its shaded rim and its shadow differ
     less, per pixel, but over a stone's area. Such a patch grows over the pixels whose local mean
     difference (3x3) exceeds GROW_LOW of `threshold` and that join it, when what it grows into
-    holds no other candidates (a stone already found is not changed), is stone-sized and round as a
-    stone with its shadow is (MIN_ROUNDNESS, as a piece cut at a waist; a streak along the
-    board's rim is not). The grown footprint
-    goes through every test a footprint does, its contrast counted against the lower level it was
-    found at (`_stone`); a faint footprint must be a lit body (FAINT, SHADED) as any other.
-    Not tried in the strips along the board's edges (the caller's test): their surface, an edge
-    profile fitted over stretches many stones long, is good to the noise, not to a fraction of
-    it, and heavy JPEG smears along the rim there (what grew from those were all false stones)."""
+    holds no other candidates (a stone already found is not changed), is stone-sized and as round
+    as a stone with its shadow (MIN_ROUNDNESS, as a piece cut at a waist; a streak is not). The
+    grown footprint goes through every test a footprint does, its contrast counted against the
+    lower level it was found at (`_stone`); a faint one must be a lit body (FAINT, SHADED) as any
+    other. Not tried in the strips along the board's edges (the caller's test): their surface,
+    an edge profile fitted over stretches many stones long, is good to the noise, not to a
+    fraction of it, and heavy JPEG smears along the rim there (what grew there were false stones)."""
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
     h, w = cand.shape
     reach = int(np.ceil(max_d / 2)) + 2  # a stone's footprint lies within this of its lit top
@@ -710,7 +710,7 @@ def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z
     piece = mine[v0:v1, u0:u1].astype(np.uint8) * 255
     piece = cv2.morphologyEx(_complete_crescents(_fill_holes(piece), min_d, max_d), cv2.MORPH_OPEN, _disk(min_d * 0.5))
     if not piece.any() or _roundness(piece) < MIN_ROUNDNESS:
-        return None  # a streak along the board's rim: not a stone (with its shadow, a stone fills 0.6-0.85)
+        return None  # a streak, not a stone
     return (x0 + u0, y0 + v0), piece // 255
 
 
