@@ -40,14 +40,15 @@ class AtRest:
 
     def _match_still(self, before: dict[int, Footprint], found: list[Footprint],
                      changed_px: np.ndarray, hidden: set[int],
-                     scenes: tuple[np.ndarray, np.ndarray]):
+                     scenes: tuple[np.ndarray, np.ndarray], frame: np.ndarray):
         """Pair stones that stayed about put; confirm everything against the pixels.
 
         A stone whose patch of the picture did not change keeps its old position (detection noise
         is not a move); one the detector missed after the episode although its patch did not
         change is carried over rather than reported as taken, unless it was never found again
         since it was first seen (a false detection: forgotten) and the detector could see it
-        (``hidden``: under or against the hand still in view). A stone found where nothing
+        (``hidden``: under or against the hand still in view), unless the picture at rest
+        (``frame``, full) still shows it (`_shown_at_rest`: a faint stone the detector found once). A stone found where nothing
         changed was missed before: it is believed (joins the rest, no event) once found twice in
         a row, so a one-off false detection never enters the positions at rest; one on a known
         stone's place is that stone found off its centre (found, but never a second stone). A
@@ -91,9 +92,10 @@ class AtRest:
             if not self._patch_changed(changed_px, before[i], cover):
                 if i in loose_before:
                     loose_before.remove(i)
-                    if i not in self.confirmed | hidden | off_centre:  # seen once, never again
-                        del before[i]  # where it could be seen, nothing changed: forgotten
-                        continue
+                    if i not in self.confirmed | hidden | off_centre and \
+                            not self._shown_at_rest(frame, before[i], [*before.values(), *found]):
+                        del before[i]  # seen once, never again where it could be seen and
+                        continue  # nothing changed, nor shown by the picture: forgotten
                 after[i] = before[i]
         pending, self.pending = self.pending, []
         for f, c in zip(list(loose_after), came, strict=True):
@@ -109,6 +111,18 @@ class AtRest:
             else:
                 self.pending.append(f)
         return after, loose_before, loose_after
+
+    def _shown_at_rest(self, frame: np.ndarray, fp: Footprint, others: list[Footprint]) -> bool:
+        """Whether the picture at rest still shows a stone the detector found once and missed
+        since, where nothing changed: a stone of its own, lying on no other stone found (a part
+        of a stone, or its shadow, found as one), that differs from the surface just around it
+        in every direction far more than any place of the surface nearby (`_apart_all_round`).
+        A faint stone (dark on a dark board) does, at every rest; a compression ghost on a
+        straight edge has places along that edge as unlike their surroundings."""
+        others = [o for o in others if o is not fp]
+        if any(clearance(fp.outline, o.outline) < 0 for o in others):
+            return False
+        return self._apart_all_round(frame, fp, others)
 
     def _unsteady(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                   tracks: dict[int, Track]) -> set[int]:

@@ -89,7 +89,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         against = {i for i, f in before.items() if seg.hand.any() and self._hand_at(seg.hand, f.centre, f)}
         after, loose_before, loose_after = self._match_still(before, found, changed_px,
                                                              set(under) | against,
-                                                             (small_before, small_after))
+                                                             (small_before, small_after), seg.after)
         for i in under:
             if i in loose_before:
                 loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
