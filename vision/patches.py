@@ -43,6 +43,10 @@ _AROUND = np.linspace(0, 2 * np.pi, 8, endpoint=False)
 SECTORS = 8
 INNER, RING = 0.7, (1.2, 1.6)
 MIN_PX = 2  # a wedge's part with fewer pixels than this cannot tell
+# a shadow only darkens the surface it falls on: its colour is the surface's own, scaled. A
+# stone's colour differs from the surface's by more than this angle (degrees, between the two
+# mean colours as vectors; the camera's noise and white balance shift a mean by a fraction)
+SHADE_DEG = 4.0
 
 
 class PatchEvidence:
@@ -130,6 +134,35 @@ class PatchEvidence:
         c, x, y, half = box
         return all_round(frame[y - half:y + half, x - half:x + half], c - (x - half, y - half),
                          radius_mm(fp) * self.board.px_per_mm())
+
+    def _shade(self, frame: np.ndarray, fp: Footprint, others: Sequence[Footprint] = ()) -> bool:
+        """Whether the picture at ``fp`` is the surface around it made darker and no other
+        colour (within ``SHADE_DEG``): a shadow (or a dark patch of the surface itself), not a
+        stone that brings its own colour. The surface: a ring around it, off the ``others``'
+        places. Out of the picture, or no surface left around it: not shown to be."""
+        box = self._patch_box(fp, frame.shape)
+        if box is None:
+            return False
+        _, x, y, half = box
+        origin = np.array([x - half, y - half])
+        inside = np.zeros((2 * half, 2 * half), np.uint8)
+        cv2.fillPoly(inside, [np.round(np.asarray(self.board.to_px(fp.outline)) - origin).astype(np.int32)], 1)
+        r = max(1, int(round(0.5 * radius_mm(fp) * self.board.px_per_mm())))
+        ring = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * r + 1, 4 * r + 1)))
+        ring &= 1 - cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r + 1, r + 1)))
+        for o in others:
+            px = np.asarray(self.board.to_px(o.outline), dtype=np.float64) - origin
+            if np.isfinite(px).all():
+                cv2.fillPoly(ring, [np.round(px).astype(np.int32)], 0)
+        inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+        if not cv2.countNonZero(inside) or not cv2.countNonZero(ring):
+            return False
+        patch = frame[y - half:y + half, x - half:x + half]
+        a, g = (np.asarray(cv2.mean(patch, mask=m)[:3]) for m in (inside, ring))
+        na, ng = float(np.linalg.norm(a)), float(np.linalg.norm(g))
+        if na <= 0 or ng <= 0 or na >= ng:
+            return False  # brighter than the surface: no shadow
+        return float(np.degrees(np.arccos(np.clip(a @ g / (na * ng), -1.0, 1.0)))) < SHADE_DEG
 
     def _outline_left(self, frames: tuple[np.ndarray, np.ndarray], fp: Footprint) -> bool:
         """Whether a stone's closed outline at ``fp`` was there in the first full frame and is

@@ -617,3 +617,59 @@ def test_a_marker_flickering_while_the_shooter_is_unseen_does_not_take_its_track
     assert np.isnan(xy[:12]).all()  # never the marker
     assert np.abs(xy[12:] - np.array(path) - (shooter.centre - start)).max() < 4.0
 
+
+@pytest.mark.parametrize("landed", [False, True])
+def test_a_stone_still_falling_from_the_hand_is_not_counted_at_rest(landed):
+    """With the hand in view, stones falling out from under it count as the hand's change, so
+    the scene can seem at rest while a drop is still in the air. A stone found in the frame
+    judged that was not there when the scene came to rest (its place changed since, no hand
+    over it, the detector finds nothing there then) was still falling: it is not counted in
+    a drop nor kept at rest (the next episode counts it where it lands; rocca.txt: the drop
+    puts the ante on the board). One that lay there from the first frame at rest is counted."""
+    c = Composer([(250.0, 150.0), (330.0, 220.0)])
+    empty, one, both = c.frame({}), c.frame({0: (250.0, 150.0)}), c.frame({0: (250.0, 150.0), 1: (330.0, 220.0)})
+    tracker = _tracker(empty, lambda found: found)
+    tracker.start(empty)
+    assert not tracker.rest
+    view = tracker.view
+    hand = np.zeros(view.thumbnail(empty).shape[:2], np.uint8)
+    hand[:, : hand.shape[1] // 8] = 1  # the arm over the West edge, far from both stones
+    frames = [view.small(empty)] * 3 + [view.small(both)] * 3
+    seg = Segment(3, 5, list(range(6)), frames, [hand] * 6, empty, both, hand, None,
+                  both if landed else one)
+    (drop,) = judge_episode(tracker.episode(seg))
+    assert (drop["type"], drop["landed"]) == ("drop", 2 if landed else 1)
+    assert len(tracker.rest) == drop["landed"]
+
+
+@pytest.mark.parametrize("stone", [False, True])
+def test_a_stones_shadow_found_as_a_stone_beside_it_is_no_stone(stone):
+    """A stone's cast shadow only darkens the surface it falls on; found as a "stone" against
+    the stone that casts it, it is no stone (it would be "taken" when the stone is shot, a
+    pickup nobody made, or be shot in its place). A dark stone of its own colour lying there
+    is a stone."""
+    c = Composer([(200.0, 150.0)])
+    frame = c.frame({0: (200.0, 150.0)})
+    board = find_board(frame, SIZE_MM)
+    at = np.array([200.0, 178.0])  # against the stone (radius 14), on its South side
+    mask = np.zeros(frame.shape[:2], np.float32)
+    centre = tuple(int(v) for v in np.round(board.to_px(at[None])[0]))
+    radius = int(round(10.0 * board.px_per_mm()))
+    if stone:
+        cv2.circle(frame, centre, radius, (40, 90, 40), -1)
+    else:
+        cv2.circle(mask, centre, radius, 1.0, -1)
+        mask = cv2.GaussianBlur(mask, (0, 0), 1.5)[..., None]  # a soft edge
+        frame = np.clip(frame * (1 - 0.3 * mask), 0, 255).astype(np.uint8)
+    ring = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    outline = at + 10.0 * np.stack([np.cos(ring), np.sin(ring)], axis=1)
+
+    def beside(found):
+        found = _near(found, (200.0, 150.0))
+        return [*found, dataclasses.replace(found[0], x_mm=at[0], y_mm=at[1], radius_mm=10.0,
+                                            outline_mm=outline, x_px=float(centre[0]), y_px=float(centre[1]))]
+
+    tracker = _tracker(frame, beside)
+    places = [f.centre for f in tracker._found(frame, None)]
+    assert any(np.hypot(*(p - (200.0, 150.0))) < 4.0 for p in places)
+    assert any(np.hypot(*(p - at)) < 1.0 for p in places) == stone
