@@ -206,7 +206,9 @@ class AtRest:
         something that came, never a stone that went (``scenes``: the small frames before, after).
         And a stone that lay there showed its closed outline in the full frame before, and it
         is gone after (``frames``: the full frames before, after): a spot on a straight edge
-        (the board's rim flickering under heavy compression) or on flat felt left no stone."""
+        (the board's rim flickering under heavy compression) or on flat felt left no stone.
+        A place left where a stone lay hidden beside the hand at the last rest (``hidden``, taken
+        for lifted there) is that stone's: it keeps its id (it was never taken)."""
         if not 0 < room <= 2 or not found or not before:
             return []  # nothing new, or a drop (two stones or more turning up, or an empty board)
         shape = changed_px.shape
@@ -233,8 +235,13 @@ class AtRest:
             ring = centre + r * np.stack([np.cos(_RING), np.sin(_RING)], axis=1)
             fp = Footprint(-1, centre, ring, bool(self.board.on_board(centre[None])[0]))
             if self._outline_left(frames, fp):
-                self._new(fp, before)
-                out.append(before[self.next_id - 1])
+                was = [h.id for h in self.hidden.values() if h.id not in before
+                       and np.linalg.norm(h.centre - centre) < radius_mm(h)]
+                if len(was) == 1:
+                    before[was[0]] = with_id(fp, was[0])
+                    out.append(before[was[0]])
+                else:
+                    out.append(before[self._new(fp, before)])
         return out
 
     def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],

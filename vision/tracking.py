@@ -121,6 +121,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             traced = self._trace_back(seg, small_before, small_after, new, before, tracks)
             movers += [f for f in traced if not self._rejoin(f, before, after, tracks)]
+        back |= {i for i in self.hidden if i in before}  # hidden, then shot from its place
         hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
         unsteady = self._unlanded(seg, before, after, tracks) if hand else \
             self._unsteady(seg, before, after, tracks)
@@ -211,9 +212,17 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                 tracks: dict) -> bool:
         """A stone followed back in time to a known stone's place, that known stone not found at
         rest (its track lost, it was taken for lifted), is that stone: joined under its id (in
-        place). Returns whether it was."""
+        place). So is one followed back to the place of a stone hidden beside the hand at the
+        last rest (``hidden``: taken for lifted there; it is back in ``before``). Returns
+        whether it was."""
         gone = [i for i in before if i not in after and i != fp.id
                 and np.linalg.norm(before[i].centre - fp.centre) < radius_mm(before[i])]
+        if not gone:  # or one not found at the last rest beside the hand still in view there,
+            # taken for lifted (a pickup held while the hand stays): it was hidden, never taken
+            gone = [h.id for h in self.hidden.values() if h.id not in after and h.id not in before
+                    and np.linalg.norm(h.centre - fp.centre) < radius_mm(h)]
+            if len(gone) == 1:
+                before[gone[0]] = self.hidden[gone[0]]
         if len(gone) != 1:
             return False
         (i,) = gone

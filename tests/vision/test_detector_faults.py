@@ -673,3 +673,31 @@ def test_a_stones_shadow_found_as_a_stone_beside_it_is_no_stone(stone):
     places = [f.centre for f in tracker._found(frame, None)]
     assert any(np.hypot(*(p - (200.0, 150.0))) < 4.0 for p in places)
     assert any(np.hypot(*(p - at)) < 1.0 for p in places) == stone
+
+
+def test_a_stone_hidden_beside_the_hand_and_then_shot_keeps_its_id():
+    """The hand paused beside the shooter and the detector missed it at that rest: it was
+    taken for lifted (a pickup held while the hand stays). It was then shot from its place
+    (the place it left is seen): it is that stone, shot (RULINGS Rocca, Rubber Band: through
+    the gate, a pass), and it is back (the held pickup does not list it), not a new stone."""
+    c = Composer([*GATE, SHOOTER_START])
+    where = {0: GATE[0], 1: GATE[1]}
+    start = c.frame({**where, 2: SHOOTER_START})
+    tracker = _tracker(start, lambda found: found)
+    tracker.start(start)
+    (sid,) = [i for i, f in tracker.rest.items() if np.hypot(*(f.centre - SHOOTER_START)) < 5.0]
+    tracker.hidden = {sid: tracker.rest.pop(sid)}  # missed beside the hand at the last rest
+    gate = set(tracker.rest)
+    tracker.confirmed = set(gate)
+    a, b = np.array(SHOOTER_START), np.array(SHOOTER_STOP)
+    path = [a + (b - a) * (1 - (1 - j / 12) ** 2) for j in range(13)]
+    frames = [c.frame({**where, 2: tuple(p)}) for p in path] + [c.frame({**where, 2: SHOOTER_STOP})] * 3
+    view = tracker.view
+    arm = np.zeros(view.thumbnail(start).shape[:2], np.uint8)
+    arm[: arm.shape[0] // 6, : arm.shape[1] // 6] = 1  # the arm over the table's NW corner
+    seg = Segment(1, len(frames) - 1, list(range(len(frames))), [view.small(f) for f in frames],
+                  [arm] * len(frames), start, frames[-1], arm, arm, frames[-1])
+    ep = tracker.episode(seg)
+    (shot,) = judge_episode(ep)
+    assert (shot["type"], shot["shooter"], shot["verdict"]) == ("shot", sid, "pass")
+    assert sid in ep.back and sorted(tracker.rest) == sorted({*gate, sid})
