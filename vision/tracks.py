@@ -533,20 +533,26 @@ class Following:
 
     def _slid_free(self, seg: Segment, xy: np.ndarray, sighted: np.ndarray, fp: Footprint) -> bool:
         """Whether a stone was seen sliding with no hand on it (``xy`` its track, ``sighted``
-        where it was seen): between two sightings with no hand on it in between, faster than a
-        creep and farther than two sightings of a still stone differ (a blob's centre jitters
-        by a millimetre or two as a hand's shadow leaves it)."""
+        where it was seen): over three sightings running with no hand on it in between, on
+        both steps faster than a creep and onward (not back), farther in all than two
+        sightings of a still stone differ, and off its own place (``fp``). A blob's centre
+        jumps by a few millimetres once as a hand's shadow leaves it, then lies still, and a
+        small stone's blob jitters about its place under compression; a sliding stone moves on
+        frame after frame, away from where it lay."""
         seen = np.flatnonzero(sighted)
-        if len(seen) < 2:
+        if len(seen) < 3:
             return False
         step = max(1.0, 0.15 * radius_mm(fp))  # mm a frame: more than the sightings' jitter
         held = np.array([self._hand_at(seg.hands[k], xy[k], fp) for k in range(len(xy))])
         runs = np.concatenate([[0], np.cumsum(held)])  # hand frames up to each sample
-        a, b = np.triu_indices(len(seen), 1)
-        a, b = seen[a], seen[b]
-        free = runs[b + 1] == runs[a]  # no hand on it from sighting a to sighting b
-        dist = np.linalg.norm(xy[b] - xy[a], axis=1)
-        return bool(np.any(free & (dist > step * (b - a)) & (dist > 2 * step)))
+        a, b, c = seen[:-2], seen[1:-1], seen[2:]
+        free = runs[c + 1] == runs[a]  # no hand on it from sighting a to sighting c
+        one, two = xy[b] - xy[a], xy[c] - xy[b]
+        fast = (np.linalg.norm(one, axis=1) > step * (b - a)) & (np.linalg.norm(two, axis=1) > step * (c - b))
+        onward = np.sum(one * two, axis=1) > 0
+        far = np.linalg.norm(xy[c] - xy[a], axis=1) > 2 * step
+        off = np.linalg.norm(xy[c] - fp.centre, axis=1) > radius_mm(fp)  # not at its own place
+        return bool(np.any(free & fast & onward & far & off))
 
 
 def _core_colour(crop: np.ndarray, ground: np.ndarray, mask: np.ndarray) -> np.ndarray:
