@@ -88,6 +88,8 @@ class Following:
             end = _tail_rest(xy[:, r], m)
             if end is None and m.id not in after:
                 end = self._still_there(seg, xy[:, r], m, small_after)
+            if end is None and m.id not in after:
+                end = self._run_into(xy[:, r], m)
             if end is None or not (merged or np.linalg.norm(end - m.centre) > radius_mm(m)):
                 continue
             here = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
@@ -154,6 +156,24 @@ class Following:
         head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
         end = last + (head[1] if head else 0.0)
         return Footprint(fp.id, end, fp.shape + end, bool(self.board.on_board(end[None])[0]))
+
+    def _run_into(self, xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
+        """Where a stone lost on its way and not found at rest lies, if it was last seen against
+        a stone found at rest as a detection larger than that stone (``MERGED`` times its area
+        at the last rest): the two are found as one, so it came to rest there, against it (a
+        clear's shooter come to rest against the stone it struck). Its last sighting; None
+        otherwise."""
+        seen = np.flatnonzero(~np.isnan(xy[:, 0]))
+        if not len(seen):
+            return None
+        last = xy[seen[-1]]
+        here = convex(fp.shape + last)
+        for i, det in self._detected.items():
+            known = self.rest.get(i)
+            if i != fp.id and known is not None and area_mm2(det) > MERGED * area_mm2(known) \
+                    and clearance(here, det.outline) < TOUCH_MM:
+                return last
+        return None
 
     def _came(self, seg: Segment, scenes: tuple[np.ndarray, np.ndarray], fp: Footprint,
               others: list[Footprint], colour: np.ndarray) -> bool:

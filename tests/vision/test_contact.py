@@ -609,6 +609,26 @@ def test_a_stone_jittering_at_its_place_then_jumping_once_was_not_seen_sliding()
     assert end is not None and np.hypot(*(end.centre - (100.0 + 2.8 * R, 150.0))) < 2.0
 
 
+def test_a_shooter_lost_against_a_stone_found_as_two_stones_size_came_to_rest_there():
+    """RULINGS Rocca: a clear passes when the shooter hits the other stone. The shooter, lost
+    in its last frames against the stone it struck (one blob), is not found at rest: the
+    detector found the two touching stones as one, a detection of two stones' size where the
+    struck stone lay. It came to rest there, against it (not taken by the hand). Against a
+    detection of that stone's own size, nothing says so."""
+    c = Composer([(100.0, 150.0)])
+    tracker, _ = _tracker(c)
+    struck = _disc(1, 200.0, 150.0)
+    tracker.rest = {1: struck}
+    shooter = _disc(0, 100.0, 150.0)
+    xy = np.array([[100.0 + 12 * k, 150.0] for k in range(7)] + [[np.nan, np.nan]] * 3)  # to 172
+    pair = convex(np.vstack([struck.outline, shooter.outline + [76.0, 0.0]]))
+    tracker._detected = {1: Footprint(1, pair.mean(axis=0), pair, True)}
+    end = tracker._run_into(xy, shooter)
+    assert end is not None and np.hypot(*(end - (172.0, 150.0))) < 0.5
+    tracker._detected = {1: struck}
+    assert tracker._run_into(xy, shooter) is None
+
+
 def test_a_flicker_now_and_then_is_no_stone_lying_there():
     """A stone lying in view is seen in nearly every frame; compression flickers at a strong
     edge (the board's rim) now and then. A track that ends on something seen only every sixth
