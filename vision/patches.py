@@ -47,6 +47,13 @@ MIN_PX = 2  # a wedge's part with fewer pixels than this cannot tell
 # stone's colour differs from the surface's by more than this angle (degrees, between the two
 # mean colours as vectors; the camera's noise and white balance shift a mean by a fraction)
 SHADE_DEG = 4.0
+# and a shadow is lit by the room's light around the lamp: it leaves the surface at least this
+# share of its brightness; a grey stone on a white board, as grey as a shadow, is darker
+SHADE_MIN = 0.6
+# and a shadow is flat: the surface's own texture, scaled, with a soft edge; its brightness
+# varies no more than this many times the surface's around it. A stone has its own shading
+# (a lit top, a dark side): three and more times the surface's, at the faintest measured
+SHADE_FLAT = 1.5
 
 
 class PatchEvidence:
@@ -136,9 +143,10 @@ class PatchEvidence:
                          radius_mm(fp) * self.board.px_per_mm())
 
     def _shade(self, frame: np.ndarray, fp: Footprint, others: Sequence[Footprint] = ()) -> bool:
-        """Whether the picture at ``fp`` is the surface around it made darker and no other
-        colour (within ``SHADE_DEG``): a shadow (or a dark patch of the surface itself), not a
-        stone that brings its own colour. The surface: a ring around it, off the ``others``'
+        """Whether the picture at ``fp`` is the surface around it made darker (but no darker
+        than ``SHADE_MIN``), no other colour (within ``SHADE_DEG``) and flat (``SHADE_FLAT``): a
+        shadow (or a dark patch of the surface itself), not a stone that brings its own colour
+        or its own shading. The surface: a ring around it, off the ``others``'
         places. Out of the picture, or no surface left around it: not shown to be."""
         box = self._patch_box(fp, frame.shape)
         if box is None:
@@ -160,8 +168,12 @@ class PatchEvidence:
         patch = frame[y - half:y + half, x - half:x + half]
         a, g = (np.asarray(cv2.mean(patch, mask=m)[:3]) for m in (inside, ring))
         na, ng = float(np.linalg.norm(a)), float(np.linalg.norm(g))
-        if na <= 0 or ng <= 0 or na >= ng:
-            return False  # brighter than the surface: no shadow
+        if na <= 0 or ng <= 0 or not SHADE_MIN * ng <= na < ng:
+            return False  # brighter than the surface (no shadow), or too dark for one
+        grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+        (_, sa), (_, sg) = (cv2.meanStdDev(grey, mask=m) for m in (inside, ring))
+        if float(sa[0, 0]) > SHADE_FLAT * float(sg[0, 0]):
+            return False  # shaded within: a stone's own relief
         return float(np.degrees(np.arccos(np.clip(a @ g / (na * ng), -1.0, 1.0)))) < SHADE_DEG
 
     def _outline_left(self, frames: tuple[np.ndarray, np.ndarray], fp: Footprint) -> bool:

@@ -642,12 +642,12 @@ def test_a_stone_still_falling_from_the_hand_is_not_counted_at_rest(landed):
     assert len(tracker.rest) == drop["landed"]
 
 
-@pytest.mark.parametrize("stone", [False, True])
+@pytest.mark.parametrize("stone", [None, (40, 90, 40), 0.35])
 def test_a_stones_shadow_found_as_a_stone_beside_it_is_no_stone(stone):
     """A stone's cast shadow only darkens the surface it falls on; found as a "stone" against
     the stone that casts it, it is no stone (it would be "taken" when the stone is shot, a
     pickup nobody made, or be shot in its place). A dark stone of its own colour lying there
-    is a stone."""
+    is a stone, and so is a grey one, darker than the room's light leaves a shadow."""
     c = Composer([(200.0, 150.0)])
     frame = c.frame({0: (200.0, 150.0)})
     board = find_board(frame, SIZE_MM)
@@ -655,8 +655,11 @@ def test_a_stones_shadow_found_as_a_stone_beside_it_is_no_stone(stone):
     mask = np.zeros(frame.shape[:2], np.float32)
     centre = tuple(int(v) for v in np.round(board.to_px(at[None])[0]))
     radius = int(round(10.0 * board.px_per_mm()))
+    if isinstance(stone, float):  # a stone of the board's own hue, far darker than a shadow
+        stone = tuple(stone * v for v in cv2.mean(frame[centre[1] + 2 * radius:centre[1] + 3 * radius,
+                                                        centre[0] - radius:centre[0] + radius])[:3])
     if stone:
-        cv2.circle(frame, centre, radius, (40, 90, 40), -1)
+        cv2.circle(frame, centre, radius, stone, -1)
     else:
         cv2.circle(mask, centre, radius, 1.0, -1)
         mask = cv2.GaussianBlur(mask, (0, 0), 1.5)[..., None]  # a soft edge
@@ -672,7 +675,7 @@ def test_a_stones_shadow_found_as_a_stone_beside_it_is_no_stone(stone):
     tracker = _tracker(frame, beside)
     places = [f.centre for f in tracker._found(frame, None)]
     assert any(np.hypot(*(p - (200.0, 150.0))) < 4.0 for p in places)
-    assert any(np.hypot(*(p - at)) < 1.0 for p in places) == stone
+    assert any(np.hypot(*(p - at)) < 1.0 for p in places) == (stone is not None)
 
 
 def test_a_stone_hidden_beside_the_hand_and_then_shot_keeps_its_id():
