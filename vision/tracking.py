@@ -235,13 +235,14 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     def _found(self, frame: np.ndarray, ignore: np.ndarray | None) -> list[Footprint]:
         """The detector's stones at rest, as footprints, but for those where the picture shows
         no closed outline (a straight edge or flat felt is no stone), and those that are a
-        stone's cast shadow: found against another stone (within their own size of it), in the
-        surface's own colour made darker (`_shade`), while that stone is not (a stone brings its
-        own colour; a shadow falls beside the stone that casts it)."""
+        stone's cast shadow: found against another stone at least as large (within their own
+        size of it), in the surface's own colour made darker (`_shade`), while that stone is not
+        (a stone brings its own colour; a shadow falls beside the stone that casts it, no wider
+        than it, and only its part beyond the stone shows)."""
         found = [footprint(s, -1) for s in self.detect(frame, ignore)]
         found = [fp for fp in found if self._outlined(frame, fp, [o for o in found if o is not fp])]
         size = [radius_mm(fp) for fp in found]
-        beside = {k: [o for j, o in enumerate(found) if j != k
+        beside = {k: [o for j, o in enumerate(found) if j != k and size[j] >= size[k]
                       and np.linalg.norm(o.centre - fp.centre) < 2.5 * size[k] + 1.5 * size[j]
                       and clearance(fp.outline, o.outline) < size[k]] for k, fp in enumerate(found)}
         shade = {k: self._shade(frame, found[k], [o for o in found if o is not found[k]])
