@@ -36,6 +36,24 @@ CLEAR = 10  # an outline this many times OUTLINE_GRAD2 is no surface's blocks (f
 # measured 2.6 at the most): its surroundings are not consulted (they cost a tenth of a
 # millisecond a patch, eight patches a stone)
 _AROUND = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+# a stone differs from the surface just outside it in every direction: its disc (inside INNER of
+# its radius) against a ring just outside (RING), compared in SECTORS wedges around its centre.
+# A straight edge (the board's rim, a marker's side) or a corner leaves wedges where both lie on
+# one surface; flat felt shows no difference anywhere
+SECTORS = 8
+INNER, RING = 0.7, (1.2, 1.6)
+MIN_PX = 2  # a wedge's part with fewer pixels than this cannot tell
+# a shadow only darkens the surface it falls on: its colour is the surface's own, scaled. A
+# stone's colour differs from the surface's by more than this angle (degrees, between the two
+# mean colours as vectors; the camera's noise and white balance shift a mean by a fraction)
+SHADE_DEG = 4.0
+# and a shadow is lit by the room's light around the lamp: it leaves the surface at least this
+# share of its brightness; a grey stone on a white board, as grey as a shadow, is darker
+SHADE_MIN = 0.6
+# and a shadow is flat: the surface's own texture, scaled, with a soft edge; its brightness
+# varies no more than this many times the surface's around it. A stone has its own shading
+# (a lit top, a dark side): three and more times the surface's, at the faintest measured
+SHADE_FLAT = 1.5
 
 
 class PatchEvidence:
@@ -91,6 +109,72 @@ class PatchEvidence:
             if v is not None:
                 around.append(v)
         return len(around) < 3 or s >= STAND_OUT * float(np.median(around))
+
+    def _apart_all_round(self, frame: np.ndarray, fp: Footprint,
+                         others: Sequence[Footprint] = ()) -> bool:
+        """Whether the picture at ``fp`` differs from the surface just around it in every
+        direction (`all_round`) by more than ``STAND_OUT`` times as much as the places of the
+        surface nearby (three radii out, off the ``others``) do, but for the one that shows the
+        most (a noisy one): a real stone at rest, however faint, in any frame at rest; not a
+        compression ghost on a straight edge (the board's rim), which runs through two of those
+        places, one each way along it, as unlike their surroundings as the ghost; nor flat
+        felt. Out of the picture, or too small to tell: not shown."""
+        r = radius_mm(fp)
+        own = self._all_round_at(frame, fp)
+        if own is None or not own > 0:
+            return False
+        around = []
+        for a in _AROUND:
+            c = fp.centre + 3 * r * np.array([np.cos(a), np.sin(a)])
+            if any(np.linalg.norm(o.centre - c) < 3 * radius_mm(o) for o in others):
+                continue
+            v = self._all_round_at(frame, Footprint(-1, c, fp.shape + c, fp.on_board))
+            if v is not None:
+                around.append(v)
+        return len(around) >= 3 and own >= STAND_OUT * sorted(around)[-2]
+
+    def _all_round_at(self, frame: np.ndarray, fp: Footprint) -> float | None:
+        """`all_round` of the stone at ``fp`` on the full frame; None out of the picture."""
+        box = self._patch_box(fp, frame.shape)
+        if box is None:
+            return None
+        c, x, y, half = box
+        return all_round(frame[y - half:y + half, x - half:x + half], c - (x - half, y - half),
+                         radius_mm(fp) * self.board.px_per_mm())
+
+    def _shade(self, frame: np.ndarray, fp: Footprint, others: Sequence[Footprint] = ()) -> bool:
+        """Whether the picture at ``fp`` is the surface around it made darker (but no darker
+        than ``SHADE_MIN``), no other colour (within ``SHADE_DEG``) and flat (``SHADE_FLAT``): a
+        shadow (or a dark patch of the surface itself), not a stone that brings its own colour
+        or its own shading. The surface: a ring around it, off the ``others``'
+        places. Out of the picture, or no surface left around it: not shown to be."""
+        box = self._patch_box(fp, frame.shape)
+        if box is None:
+            return False
+        _, x, y, half = box
+        origin = np.array([x - half, y - half])
+        inside = np.zeros((2 * half, 2 * half), np.uint8)
+        cv2.fillPoly(inside, [np.round(np.asarray(self.board.to_px(fp.outline)) - origin).astype(np.int32)], 1)
+        r = max(1, int(round(0.5 * radius_mm(fp) * self.board.px_per_mm())))
+        ring = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * r + 1, 4 * r + 1)))
+        ring &= 1 - cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r + 1, r + 1)))
+        for o in others:
+            px = np.asarray(self.board.to_px(o.outline), dtype=np.float64) - origin
+            if np.isfinite(px).all():
+                cv2.fillPoly(ring, [np.round(px).astype(np.int32)], 0)
+        inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+        if not cv2.countNonZero(inside) or not cv2.countNonZero(ring):
+            return False
+        patch = frame[y - half:y + half, x - half:x + half]
+        a, g = (np.asarray(cv2.mean(patch, mask=m)[:3]) for m in (inside, ring))
+        na, ng = float(np.linalg.norm(a)), float(np.linalg.norm(g))
+        if na <= 0 or ng <= 0 or not SHADE_MIN * ng <= na < ng:
+            return False  # brighter than the surface (no shadow), or too dark for one
+        grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+        (_, sa), (_, sg) = (cv2.meanStdDev(grey, mask=m) for m in (inside, ring))
+        if float(sa[0, 0]) > SHADE_FLAT * float(sg[0, 0]):
+            return False  # shaded within: a stone's own relief
+        return float(np.degrees(np.arccos(np.clip(a @ g / (na * ng), -1.0, 1.0)))) < SHADE_DEG
 
     def _outline_left(self, frames: tuple[np.ndarray, np.ndarray], fp: Footprint) -> bool:
         """Whether a stone's closed outline at ``fp`` was there in the first full frame and is
@@ -198,6 +282,28 @@ def structure(patch: np.ndarray) -> float:
     w = float(win.sum())
     g = np.array([[np.sum(win * gxx), np.sum(win * gxy)], [np.sum(win * gxy), np.sum(win * gyy)]]) / w
     return float(np.linalg.eigvalsh(g)[0])
+
+
+def all_round(patch: np.ndarray, centre: np.ndarray, r: float) -> float | None:
+    """How unlike the surface just around it a disc of radius ``r`` (pixels) at ``centre`` (in
+    the patch) is in its least unlike direction: the smallest, over ``SECTORS`` wedges, of the
+    colour distance between the wedge's inner part and its part of a ring just outside. None
+    where a wedge has too few pixels to tell."""
+    h, w = patch.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    dx, dy = xx - centre[0], yy - centre[1]
+    d = np.hypot(dx, dy) / max(r, 1e-9)
+    wedge = ((np.arctan2(dy, dx) % (2 * np.pi)) * (SECTORS / (2 * np.pi))).astype(np.int32)
+    px = patch.reshape(h, w, -1).astype(np.float32)
+    inner, ring = d < INNER, (d > RING[0]) & (d < RING[1])
+    least = np.inf
+    for k in range(SECTORS):
+        here = wedge == k
+        a, b = px[inner & here], px[ring & here]
+        if len(a) < MIN_PX or len(b) < MIN_PX:
+            return None
+        least = min(least, float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))))
+    return least
 
 
 def place_left(scenes: tuple[np.ndarray, np.ndarray], spot: np.ndarray, taken: np.ndarray) -> bool:

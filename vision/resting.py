@@ -40,14 +40,15 @@ class AtRest:
 
     def _match_still(self, before: dict[int, Footprint], found: list[Footprint],
                      changed_px: np.ndarray, hidden: set[int],
-                     scenes: tuple[np.ndarray, np.ndarray]):
+                     scenes: tuple[np.ndarray, np.ndarray], frame: np.ndarray):
         """Pair stones that stayed about put; confirm everything against the pixels.
 
         A stone whose patch of the picture did not change keeps its old position (detection noise
         is not a move); one the detector missed after the episode although its patch did not
         change is carried over rather than reported as taken, unless it was never found again
         since it was first seen (a false detection: forgotten) and the detector could see it
-        (``hidden``: under or against the hand still in view). A stone found where nothing
+        (``hidden``: under or against the hand still in view), unless the picture at rest
+        (``frame``, full) still shows it (`_shown_at_rest`: a faint stone the detector found once). A stone found where nothing
         changed was missed before: it is believed (joins the rest, no event) once found twice in
         a row, so a one-off false detection never enters the positions at rest; one on a known
         stone's place is that stone found off its centre (found, but never a second stone). A
@@ -91,9 +92,10 @@ class AtRest:
             if not self._patch_changed(changed_px, before[i], cover):
                 if i in loose_before:
                     loose_before.remove(i)
-                    if i not in self.confirmed | hidden | off_centre:  # seen once, never again
-                        del before[i]  # where it could be seen, nothing changed: forgotten
-                        continue
+                    if i not in self.confirmed | hidden | off_centre and \
+                            not self._shown_at_rest(frame, before[i], [*before.values(), *found]):
+                        del before[i]  # seen once, never again where it could be seen and
+                        continue  # nothing changed, nor shown by the picture: forgotten
                 after[i] = before[i]
         pending, self.pending = self.pending, []
         for f, c in zip(list(loose_after), came, strict=True):
@@ -109,6 +111,18 @@ class AtRest:
             else:
                 self.pending.append(f)
         return after, loose_before, loose_after
+
+    def _shown_at_rest(self, frame: np.ndarray, fp: Footprint, others: list[Footprint]) -> bool:
+        """Whether the picture at rest still shows a stone the detector found once and missed
+        since, where nothing changed: a stone of its own, lying on no other stone found (a part
+        of a stone, or its shadow, found as one), that differs from the surface just around it
+        in every direction far more than any place of the surface nearby (`_apart_all_round`).
+        A faint stone (dark on a dark board) does, at every rest; a compression ghost on a
+        straight edge has places along that edge as unlike their surroundings."""
+        others = [o for o in others if o is not fp]
+        if any(clearance(fp.outline, o.outline) < 0 for o in others):
+            return False
+        return self._apart_all_round(frame, fp, others)
 
     def _unsteady(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                   tracks: dict[int, Track]) -> set[int]:
@@ -192,7 +206,9 @@ class AtRest:
         something that came, never a stone that went (``scenes``: the small frames before, after).
         And a stone that lay there showed its closed outline in the full frame before, and it
         is gone after (``frames``: the full frames before, after): a spot on a straight edge
-        (the board's rim flickering under heavy compression) or on flat felt left no stone."""
+        (the board's rim flickering under heavy compression) or on flat felt left no stone.
+        A place left where a stone lay hidden beside the hand at the last rest (``hidden``, taken
+        for lifted there) is that stone's: it keeps its id (it was never taken)."""
         if not 0 < room <= 2 or not found or not before:
             return []  # nothing new, or a drop (two stones or more turning up, or an empty board)
         shape = changed_px.shape
@@ -219,8 +235,13 @@ class AtRest:
             ring = centre + r * np.stack([np.cos(_RING), np.sin(_RING)], axis=1)
             fp = Footprint(-1, centre, ring, bool(self.board.on_board(centre[None])[0]))
             if self._outline_left(frames, fp):
-                self._new(fp, before)
-                out.append(before[self.next_id - 1])
+                was = [h.id for h in self.hidden.values() if h.id not in before
+                       and np.linalg.norm(h.centre - centre) < radius_mm(h)]
+                if len(was) == 1:
+                    before[was[0]] = with_id(fp, was[0])
+                    out.append(before[was[0]])
+                else:
+                    out.append(before[self._new(fp, before)])
         return out
 
     def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],

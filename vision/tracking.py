@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.assignment import assign
 from vision.footprints import OnFrames, area_mm2, footprint, radius_mm, with_id
-from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track
+from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track, clearance
 from vision.motion import SMALL_LEVELS, Segment, View, colour_diff
 from vision.patches import PatchEvidence
 from vision.resting import AtRest
@@ -89,7 +89,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         against = {i for i, f in before.items() if seg.hand.any() and self._hand_at(seg.hand, f.centre, f)}
         after, loose_before, loose_after = self._match_still(before, found, changed_px,
                                                              set(under) | against,
-                                                             (small_before, small_after))
+                                                             (small_before, small_after), seg.after)
         for i in under:
             if i in loose_before:
                 loose_before.remove(i)  # under the hand still in view: not gone, not moved (yet)
@@ -121,8 +121,10 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         if 0 < len(new) <= 2 and seg.indices:  # a drop brings more; a shot moves one or two
             traced = self._trace_back(seg, small_before, small_after, new, before, tracks)
             movers += [f for f in traced if not self._rejoin(f, before, after, tracks)]
+        back |= {i for i in self.hidden if i in before}  # hidden, then shot from its place
         hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
-        unsteady = set() if hand else self._unsteady(seg, before, after, tracks)
+        unsteady = self._unlanded(seg, before, after, tracks) if hand else \
+            self._unsteady(seg, before, after, tracks)
         movers = [m for m in movers if m.id in after]
         onset = self._onsets(seg, small_before, small_after, movers + nudged, after)
         if sum(i not in before for i in after) >= 2:  # a drop (two stones or more): a "stone"
@@ -162,6 +164,30 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
                        dist, pushed, hand, struck, back)
 
+    def _unlanded(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
+                  tracks: dict) -> set[int]:
+        """Stones found at rest that were not there when the scene came to rest: with a hand in
+        view, its changes hide what moves beside it (stones falling from it, out from under
+        the palm, count as the hand), so the scene can seem at rest while a drop is still in
+        the air. A new stone whose place changed between the first frame at rest
+        (``Segment.settled``) and the frame judged, where no hand covered it then, and that
+        the detector does not find in that first frame, was still falling or rolling: not at
+        rest, it never came (the next episode finds it). A second look only where a stone
+        turned up and its place changed. In place; returns no stones (as ``_unsteady`` would)."""
+        new = [i for i in after if i not in before]
+        if not new or seg.settled is None:
+            return set()
+        hand = seg.hands[-1] if seg.hands else seg.hand
+        changed = colour_diff(self.view.small(seg.settled), self.view.small(seg.after)) > self.level
+        new = [i for i in new if self._patch_changed(changed, after[i])
+               and not self._hand_at(hand, after[i].centre, after[i])]
+        seen = [f.centre for f in self._found(seg.settled, None)] if new else []
+        for i in new:
+            if not any(np.linalg.norm(c - after[i].centre) < 0.5 * radius_mm(after[i]) for c in seen):
+                del after[i]
+                tracks.pop(i, None)
+        return set()
+
     def _found_again(self, before: dict[int, Footprint], after: dict[int, Footprint]) -> set[int]:
         """New stones found at the place of a stone not found at the last rest while the hand
         was still in view: that stone, hidden beside the hand, never taken (a stone taken is
@@ -186,9 +212,17 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                 tracks: dict) -> bool:
         """A stone followed back in time to a known stone's place, that known stone not found at
         rest (its track lost, it was taken for lifted), is that stone: joined under its id (in
-        place). Returns whether it was."""
+        place). So is one followed back to the place of a stone hidden beside the hand at the
+        last rest (``hidden``: taken for lifted there; it is back in ``before``). Returns
+        whether it was."""
         gone = [i for i in before if i not in after and i != fp.id
                 and np.linalg.norm(before[i].centre - fp.centre) < radius_mm(before[i])]
+        if not gone:  # or one not found at the last rest beside the hand still in view there,
+            # taken for lifted (a pickup held while the hand stays): it was hidden, never taken
+            gone = [h.id for h in self.hidden.values() if h.id not in after and h.id not in before
+                    and np.linalg.norm(h.centre - fp.centre) < radius_mm(h)]
+            if len(gone) == 1:
+                before[gone[0]] = self.hidden[gone[0]]
         if len(gone) != 1:
             return False
         (i,) = gone
@@ -200,9 +234,21 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
 
     def _found(self, frame: np.ndarray, ignore: np.ndarray | None) -> list[Footprint]:
         """The detector's stones at rest, as footprints, but for those where the picture shows
-        no closed outline (a straight edge or flat felt is no stone)."""
+        no closed outline (a straight edge or flat felt is no stone), and those that are a
+        stone's cast shadow: found against another stone at least as large (within their own
+        size of it), in the surface's own colour made darker (`_shade`), while that stone is not
+        (a stone brings its own colour; a shadow falls beside the stone that casts it, no wider
+        than it, and only its part beyond the stone shows)."""
         found = [footprint(s, -1) for s in self.detect(frame, ignore)]
-        return [fp for fp in found if self._outlined(frame, fp, [o for o in found if o is not fp])]
+        found = [fp for fp in found if self._outlined(frame, fp, [o for o in found if o is not fp])]
+        size = [radius_mm(fp) for fp in found]
+        beside = {k: [o for j, o in enumerate(found) if j != k and size[j] >= size[k]
+                      and np.linalg.norm(o.centre - fp.centre) < 2.5 * size[k] + 1.5 * size[j]
+                      and clearance(fp.outline, o.outline) < size[k]] for k, fp in enumerate(found)}
+        shade = {k: self._shade(frame, found[k], [o for o in found if o is not found[k]])
+                 for k, near in beside.items() if near}
+        return [fp for k, fp in enumerate(found)
+                if not shade.get(k) or all(shade.get(found.index(o), False) for o in beside[k])]
 
     def _hand(self, frame: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
         """The hand still in the picture at rest, frame-sized, for the detector to ignore:

@@ -88,6 +88,8 @@ class Following:
             end = _tail_rest(xy[:, r], m)
             if end is None and m.id not in after:
                 end = self._still_there(seg, xy[:, r], m, small_after)
+            if end is None and m.id not in after:
+                end = self._run_into(xy[:, r], m)
             if end is None or not (merged or np.linalg.norm(end - m.centre) > radius_mm(m)):
                 continue
             here = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
@@ -154,6 +156,24 @@ class Following:
         head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
         end = last + (head[1] if head else 0.0)
         return Footprint(fp.id, end, fp.shape + end, bool(self.board.on_board(end[None])[0]))
+
+    def _run_into(self, xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
+        """Where a stone lost on its way and not found at rest lies, if it was last seen against
+        a stone found at rest as a detection larger than that stone (``MERGED`` times its area
+        at the last rest): the two are found as one, so it came to rest there, against it (a
+        clear's shooter come to rest against the stone it struck). Its last sighting; None
+        otherwise."""
+        seen = np.flatnonzero(~np.isnan(xy[:, 0]))
+        if not len(seen):
+            return None
+        last = xy[seen[-1]]
+        here = convex(fp.shape + last)
+        for i, det in self._detected.items():
+            known = self.rest.get(i)
+            if i != fp.id and known is not None and area_mm2(det) > MERGED * area_mm2(known) \
+                    and clearance(here, det.outline) < TOUCH_MM:
+                return last
+        return None
 
     def _came(self, seg: Segment, scenes: tuple[np.ndarray, np.ndarray], fp: Footprint,
               others: list[Footprint], colour: np.ndarray) -> bool:
@@ -293,6 +313,7 @@ class Following:
         near_arm = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide))
         h, w = bg.shape[:2]
         step = VMAX_MM_S / self.fps
+        stickers = self._stickers()
         grow = self.view.thumb // self.view.track
         # where the arm has been at all in the episode: a flicked stone slides away from the
         # finger, ahead of the hand; blobs behind it are the arm's shadow and its wake
@@ -385,6 +406,11 @@ class Following:
             # hand); taken far off, it sends the track after nothing and loses the stone
             speck = np.array([a for _, a, _ in info])[None] < SPECK_SHARE * single[:, None]
             cost = np.where(speck & (cost > reach), np.inf, cost)
+            # a blob on a marker is that stone only where it was expected (seen sliding onto
+            # it): a marker's pattern flickers in and out under compression, in the same place
+            # frame after frame, and taken far off it sends the track to the board's corner
+            marked = np.all(np.abs(mm[:, None] - stickers[None, :, :2]) <= stickers[None, :, 2:], axis=2)
+            cost = np.where(marked.any(axis=1)[None] & (cost > reach), np.inf, cost)
             seen_as = np.array([c for c, _, _ in info])
             hue = np.minimum(np.linalg.norm(colours[:, None] - seen_as[None], axis=2), COLOUR_SPAN)
             cost = cost + COLOUR_MM * np.nan_to_num(hue) / COLOUR_SPAN  # unknown colour: no cost
@@ -404,6 +430,18 @@ class Following:
         for r in range(len(stones)):
             _drop_excursions(xy[:, r], reach)
         return xy
+
+    def _stickers(self) -> np.ndarray:
+        """The markers with their stickers, in board mm: per corner its centre and the half
+        width of a square two marker sides wide around it (as the still detector leaves them
+        out), (4, 3)."""
+        w, h = self.board.size_mm
+        out = []
+        for c, side_px in zip([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)], self.board.marker_side_px,
+                              strict=True):
+            side = side_px / self.board.px_per_mm(np.array(c)) if side_px > 0 else 0.12 * min(w, h)
+            out.append((*c, side))
+        return np.array(out)
 
     def _colour(self, small: np.ndarray, fp: Footprint) -> np.ndarray:
         """A stone's mean colour where it lies (the inner part of its footprint)."""
@@ -515,20 +553,26 @@ class Following:
 
     def _slid_free(self, seg: Segment, xy: np.ndarray, sighted: np.ndarray, fp: Footprint) -> bool:
         """Whether a stone was seen sliding with no hand on it (``xy`` its track, ``sighted``
-        where it was seen): between two sightings with no hand on it in between, faster than a
-        creep and farther than two sightings of a still stone differ (a blob's centre jitters
-        by a millimetre or two as a hand's shadow leaves it)."""
+        where it was seen): over three sightings running with no hand on it in between, on
+        both steps faster than a creep and onward (not back), farther in all than two
+        sightings of a still stone differ, and off its own place (``fp``). A blob's centre
+        jumps by a few millimetres once as a hand's shadow leaves it, then lies still, and a
+        small stone's blob jitters about its place under compression; a sliding stone moves on
+        frame after frame, away from where it lay."""
         seen = np.flatnonzero(sighted)
-        if len(seen) < 2:
+        if len(seen) < 3:
             return False
         step = max(1.0, 0.15 * radius_mm(fp))  # mm a frame: more than the sightings' jitter
         held = np.array([self._hand_at(seg.hands[k], xy[k], fp) for k in range(len(xy))])
         runs = np.concatenate([[0], np.cumsum(held)])  # hand frames up to each sample
-        a, b = np.triu_indices(len(seen), 1)
-        a, b = seen[a], seen[b]
-        free = runs[b + 1] == runs[a]  # no hand on it from sighting a to sighting b
-        dist = np.linalg.norm(xy[b] - xy[a], axis=1)
-        return bool(np.any(free & (dist > step * (b - a)) & (dist > 2 * step)))
+        a, b, c = seen[:-2], seen[1:-1], seen[2:]
+        free = runs[c + 1] == runs[a]  # no hand on it from sighting a to sighting c
+        one, two = xy[b] - xy[a], xy[c] - xy[b]
+        fast = (np.linalg.norm(one, axis=1) > step * (b - a)) & (np.linalg.norm(two, axis=1) > step * (c - b))
+        onward = np.sum(one * two, axis=1) > 0
+        far = np.linalg.norm(xy[c] - xy[a], axis=1) > 2 * step
+        off = np.linalg.norm(xy[c] - fp.centre, axis=1) > radius_mm(fp)  # not at its own place
+        return bool(np.any(free & fast & onward & far & off))
 
 
 def _core_colour(crop: np.ndarray, ground: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -581,6 +581,54 @@ def test_a_stone_seen_sliding_away_from_the_hand_is_not_taken():
     assert tracker._slid_away(seg, carried, start) is None
 
 
+def test_a_stone_jittering_at_its_place_then_jumping_once_was_not_seen_sliding():
+    """Only a hand takes a stone away, and a flick is seen: the stone slides away, frame after
+    frame. A small stone's blob jitters about its place under compression (a few millimetres
+    back and forth, now onward for two frames), and a blob's centre jumps once as the hand's
+    shadow leaves it and then lies still: neither is a stone seen sliding, so a stone the hand
+    took is not placed where its blob was last seen (a pickup is not judged a shot)."""
+    c = Composer([(100.0, 150.0)])
+    tracker, view = _tracker(c)
+    start = Footprint(0, np.array([100.0, 150.0]), convex(_disc(0, 100.0, 150.0).outline), True)
+    thumb = view.thumbnail(c.frame({})).shape[:2]
+    hand = np.zeros(thumb, np.uint8)
+    x, y = (view.to_small(c.project(np.array([[100.0, 150.0]])))[0] / (view.thumb // view.track)).astype(int)
+    hand[y - 4:y + 5, :x + 5] = 1  # the arm from the West edge over the stone
+    free = np.zeros(thumb, np.uint8)
+    cycle = [[100.0, 150.0], [97.0, 148.5], [98.5, 145.0]]  # onward twice, then back
+    jitter = np.array(cycle * 4)
+    lost = np.full((6, 2), np.nan)
+    jump = np.array([[100.0 + 1.5 * R, 158.0], [100.0 + 1.5 * R - 2.5 * R / 5, 154.0]] + [[100.0 + R, 153.0]] * 5)
+    xy = np.vstack([jitter, lost, jump])
+    seg = Segment(0, len(xy) - 1, list(range(len(xy))), [], [free] * 12 + [hand] * 6 + [free] * 7,
+                  c.frame({}), c.frame({}), free)
+    assert tracker._slid_away(seg, xy, start) is None
+    slid = np.vstack([jitter, lost, [[100.0 + R * (1.2 + 0.4 * k), 150.0] for k in range(4)],
+                      [[100.0 + 2.8 * R, 150.0]] * 3])
+    end = tracker._slid_away(seg, slid, start)  # sliding on after the hand let go: flicked
+    assert end is not None and np.hypot(*(end.centre - (100.0 + 2.8 * R, 150.0))) < 2.0
+
+
+def test_a_shooter_lost_against_a_stone_found_as_two_stones_size_came_to_rest_there():
+    """RULINGS Rocca: a clear passes when the shooter hits the other stone. The shooter, lost
+    in its last frames against the stone it struck (one blob), is not found at rest: the
+    detector found the two touching stones as one, a detection of two stones' size where the
+    struck stone lay. It came to rest there, against it (not taken by the hand). Against a
+    detection of that stone's own size, nothing says so."""
+    c = Composer([(100.0, 150.0)])
+    tracker, _ = _tracker(c)
+    struck = _disc(1, 200.0, 150.0)
+    tracker.rest = {1: struck}
+    shooter = _disc(0, 100.0, 150.0)
+    xy = np.array([[100.0 + 12 * k, 150.0] for k in range(7)] + [[np.nan, np.nan]] * 3)  # to 172
+    pair = convex(np.vstack([struck.outline, shooter.outline + [76.0, 0.0]]))
+    tracker._detected = {1: Footprint(1, pair.mean(axis=0), pair, True)}
+    end = tracker._run_into(xy, shooter)
+    assert end is not None and np.hypot(*(end - (172.0, 150.0))) < 0.5
+    tracker._detected = {1: struck}
+    assert tracker._run_into(xy, shooter) is None
+
+
 def test_a_flicker_now_and_then_is_no_stone_lying_there():
     """A stone lying in view is seen in nearly every frame; compression flickers at a strong
     edge (the board's rim) now and then. A track that ends on something seen only every sixth
