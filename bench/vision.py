@@ -63,15 +63,18 @@ def run_still(frames: list[np.ndarray], fps: float, board_mm) -> tuple[int, floa
     replayed span the same time at any frame rate: a clip's settled tail lasts a fraction of a
     second, and a fixed count of frames at a low rate reaches back to the hand's shadow leaving
     (every replay a motion episode: the bench, not the judge). A clip may end with a hand over
-    a marker: then the last frames with all four markers in view are used."""
+    a marker: then the last frames with all four markers in view are used; a clip with no such
+    frame at all gives no replay (no frames, no time)."""
     span = frames_for(STILL_S, fps)
     end = len(frames)
-    while end > span:
+    while end > 0:
         try:
             find_board(frames[end - 1], tuple(board_mm))
             break
         except CalibrationError:
             end -= span
+    if end <= 0:
+        return 0, 0.0
     judge = LiveJudge(tuple(board_mm), fps)
     judge.feed(frames[end - 1], 0.0)
     tail = frames[max(0, end - span):end]
