@@ -190,6 +190,18 @@ class Board:
         px = self._apply(self.ideal_H_inv, pts_mm)
         return self.lens.distort(px) if self.lens is not None else px
 
+    def stickers_mm(self) -> np.ndarray:
+        """The markers with their white stickers, in mm: per corner (NW, NE, SE, SW) its centre
+        and the half width of a square two marker sides wide around it, (4, 3). Strong structure
+        that is never a stone (the detector leaves it out; a blob there is no stone in flight).
+        A marker of unknown size is taken as 0.12 of the board's short side."""
+        w, h = self.size_mm
+        out = []
+        for c, side_px in zip([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)], self.marker_side_px, strict=True):
+            side = side_px / self.px_per_mm(np.array(c)) if side_px > 0 else 0.12 * min(w, h)
+            out.append((*c, side))
+        return np.array(out)
+
     def on_board(self, pts_mm) -> np.ndarray:
         """True where a point (..., 2) in mm lies inside the playing area (edges included)."""
         p = np.asarray(pts_mm, dtype=np.float64)

@@ -238,10 +238,7 @@ def _marker_mask(board: Board, view: TopView) -> np.ndarray:
     """The ArUco markers and their white stickers: strong structure that is never a stone (a
     square two marker sides wide around each corner)."""
     mask = np.zeros(view.valid.shape, np.uint8)
-    W, H = board.size_mm
-    for (cx, cy), side_px in zip([(0, 0), (W, 0), (W, H), (0, H)], board.marker_side_px, strict=True):
-        side_mm = side_px / board.px_per_mm(np.array([cx, cy])) if side_px > 0 else 0.12 * min(W, H)
-        half = side_mm
+    for cx, cy, half in board.stickers_mm():
         (u0, v0), (u1, v1) = view.from_mm([[cx - half, cy - half], [cx + half, cy + half]])
         cv2.rectangle(mask, (int(u0), int(v0)), (int(np.ceil(u1)), int(np.ceil(v1))), 255, -1)
     return mask

@@ -313,7 +313,7 @@ class Following:
         near_arm = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide))
         h, w = bg.shape[:2]
         step = VMAX_MM_S / self.fps
-        stickers = self._stickers()
+        stickers = self.board.stickers_mm()
         grow = self.view.thumb // self.view.track
         # where the arm has been at all in the episode: a flicked stone slides away from the
         # finger, ahead of the hand; blobs behind it are the arm's shadow and its wake
@@ -430,18 +430,6 @@ class Following:
         for r in range(len(stones)):
             _drop_excursions(xy[:, r], reach)
         return xy
-
-    def _stickers(self) -> np.ndarray:
-        """The markers with their stickers, in board mm: per corner its centre and the half
-        width of a square two marker sides wide around it (as the still detector leaves them
-        out), (4, 3)."""
-        w, h = self.board.size_mm
-        out = []
-        for c, side_px in zip([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)], self.board.marker_side_px,
-                              strict=True):
-            side = side_px / self.board.px_per_mm(np.array(c)) if side_px > 0 else 0.12 * min(w, h)
-            out.append((*c, side))
-        return np.array(out)
 
     def _colour(self, small: np.ndarray, fp: Footprint) -> np.ndarray:
         """A stone's mean colour where it lies (the inner part of its footprint)."""

@@ -33,6 +33,17 @@ def test_on_board_is_the_playing_area_edges_included():
     assert board.on_board(pts).tolist() == [True, True, True, False, False, False]
 
 
+def test_the_markers_stickers_are_squares_two_marker_sides_wide_on_the_corners():
+    """The detector and the tracker leave the markers out: each is found at its corner with its
+    size as seen (24 mm drawn), so the square left out is about 24 mm each way of the corner."""
+    board = find_board(draw_scene(marker_mm=24.0).image, SIZE)
+    stickers = board.stickers_mm()
+    assert stickers[:, :2].tolist() == [[0, 0], [400, 0], [400, 300], [0, 300]]
+    assert np.allclose(stickers[:, 2], 24.0, atol=2.0)
+    unknown = Board.from_corners(board.corners_px, SIZE)  # no marker size known
+    assert np.allclose(unknown.stickers_mm()[:, 2], 0.12 * 300)
+
+
 @pytest.mark.parametrize(
     "hidden, message",
     [((2,), "marker 2 (SE) not found"), ((2, 3), "markers 2 (SE), 3 (SW) not found"),
