@@ -514,6 +514,19 @@ def _tracker(c: Composer) -> tuple[EpisodeTracker, View]:
     return EpisodeTracker(board, view, lambda img, ignore: detect_stones(img, board, ignore), FPS), view
 
 
+def _under_an_arm_from_the_west():
+    """A stone at (100, 150) mm and its tracker; the arm from the West edge over it and no hand,
+    as the tracker's hand masks: (composer, tracker, the stone's footprint, arm, free)."""
+    c = Composer([(100.0, 150.0)])
+    tracker, view = _tracker(c)
+    start = Footprint(0, np.array([100.0, 150.0]), convex(_disc(0, 100.0, 150.0).outline), True)
+    thumb = view.thumbnail(c.frame({})).shape[:2]
+    hand = np.zeros(thumb, np.uint8)
+    x, y = (view.to_small(c.project(np.array([[100.0, 150.0]])))[0] / (view.thumb // view.track)).astype(int)
+    hand[y - 4:y + 5, :x + 5] = 1
+    return c, tracker, start, hand, np.zeros(thumb, np.uint8)
+
+
 def test_a_stone_seen_in_parts_is_followed_as_one():
     """A stone whose body is the board's colour shows, sliding, only as its parts: its lit top
     on one side and its dark side on the other, with a seam of board between. It is followed at
@@ -587,14 +600,7 @@ def test_a_stone_jittering_at_its_place_then_jumping_once_was_not_seen_sliding()
     back and forth, now onward for two frames), and a blob's centre jumps once as the hand's
     shadow leaves it and then lies still: neither is a stone seen sliding, so a stone the hand
     took is not placed where its blob was last seen (a pickup is not judged a shot)."""
-    c = Composer([(100.0, 150.0)])
-    tracker, view = _tracker(c)
-    start = Footprint(0, np.array([100.0, 150.0]), convex(_disc(0, 100.0, 150.0).outline), True)
-    thumb = view.thumbnail(c.frame({})).shape[:2]
-    hand = np.zeros(thumb, np.uint8)
-    x, y = (view.to_small(c.project(np.array([[100.0, 150.0]])))[0] / (view.thumb // view.track)).astype(int)
-    hand[y - 4:y + 5, :x + 5] = 1  # the arm from the West edge over the stone
-    free = np.zeros(thumb, np.uint8)
+    c, tracker, start, hand, free = _under_an_arm_from_the_west()
     cycle = [[100.0, 150.0], [97.0, 148.5], [98.5, 145.0]]  # onward twice, then back
     jitter = np.array(cycle * 4)
     lost = np.full((6, 2), np.nan)
@@ -720,14 +726,7 @@ def test_a_stone_never_seen_sliding_is_not_placed_where_something_turned_up():
     the hand had gone (a sliver of it left in the background, a speck), was never seen sliding
     there: it was taken, not flicked there. Seen lying at its own place in the last frames,
     though, it stayed (the hand only came near it: the detector ignored it beside the hand)."""
-    c = Composer([(100.0, 150.0)])
-    tracker, view = _tracker(c)
-    start = Footprint(0, np.array([100.0, 150.0]), convex(_disc(0, 100.0, 150.0).outline), True)
-    thumb = view.thumbnail(c.frame({})).shape[:2]
-    hand = np.zeros(thumb, np.uint8)
-    x, y = (view.to_small(c.project(np.array([[100.0, 150.0]])))[0] / (view.thumb // view.track)).astype(int)
-    hand[y - 4:y + 5, :x + 5] = 1  # the arm from the West edge over the stone
-    free = np.zeros(thumb, np.uint8)
+    c, tracker, start, hand, free = _under_an_arm_from_the_west()
     seg = Segment(0, 13, list(range(14)), [], [free] * 3 + [hand] * 5 + [free] * 6,
                   c.frame({}), c.frame({}), free)
     xy = np.array([[100.0, 150.0]] * 3 + [[np.nan, np.nan]] * 5 + [[125.0, 151.0]] * 6)
