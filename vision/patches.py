@@ -8,7 +8,7 @@ place something left from one something came to (``place_left``). The episode tr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -99,15 +99,7 @@ class PatchEvidence:
             return False
         if s >= CLEAR * OUTLINE_GRAD2:
             return True
-        r = radius_mm(fp)
-        around = []
-        for a in _AROUND:
-            c = fp.centre + 3 * r * np.array([np.cos(a), np.sin(a)])
-            if any(np.linalg.norm(o.centre - c) < 3 * radius_mm(o) for o in others):
-                continue  # another stone's outline there is no texture of the surface
-            v = self._structure_at(frame, Footprint(-1, c, fp.shape + c, fp.on_board))
-            if v is not None:
-                around.append(v)
+        around = self._around(frame, fp, others, self._structure_at)
         return len(around) < 3 or s >= STAND_OUT * float(np.median(around))
 
     def _apart_all_round(self, frame: np.ndarray, fp: Footprint,
@@ -119,19 +111,27 @@ class PatchEvidence:
         compression ghost on a straight edge (the board's rim), which runs through two of those
         places, one each way along it, as unlike their surroundings as the ghost; nor flat
         felt. Out of the picture, or too small to tell: not shown."""
-        r = radius_mm(fp)
         own = self._all_round_at(frame, fp)
         if own is None or not own > 0:
             return False
+        around = self._around(frame, fp, others, self._all_round_at)
+        return len(around) >= 3 and own >= STAND_OUT * sorted(around)[-2]
+
+    def _around(self, frame: np.ndarray, fp: Footprint, others: Sequence[Footprint],
+                measure: Callable[[np.ndarray, Footprint], float | None]) -> list[float]:
+        """``measure`` of the surface at places three radii around a stone, a stone's size each
+        (eight directions), but for those on one of the ``others`` (another stone's outline there
+        is no texture of the surface) or out of the picture."""
+        r = radius_mm(fp)
         around = []
         for a in _AROUND:
             c = fp.centre + 3 * r * np.array([np.cos(a), np.sin(a)])
             if any(np.linalg.norm(o.centre - c) < 3 * radius_mm(o) for o in others):
                 continue
-            v = self._all_round_at(frame, Footprint(-1, c, fp.shape + c, fp.on_board))
+            v = measure(frame, Footprint(-1, c, fp.shape + c, fp.on_board))
             if v is not None:
                 around.append(v)
-        return len(around) >= 3 and own >= STAND_OUT * sorted(around)[-2]
+        return around
 
     def _all_round_at(self, frame: np.ndarray, fp: Footprint) -> float | None:
         """`all_round` of the stone at ``fp`` on the full frame; None out of the picture."""

@@ -242,13 +242,11 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         found = [footprint(s, -1) for s in self.detect(frame, ignore)]
         found = [fp for fp in found if self._outlined(frame, fp, [o for o in found if o is not fp])]
         size = [radius_mm(fp) for fp in found]
-        beside = {k: [o for j, o in enumerate(found) if j != k and size[j] >= size[k]
+        beside = {k: [j for j, o in enumerate(found) if j != k and size[j] >= size[k]
                       and np.linalg.norm(o.centre - fp.centre) < 2.5 * size[k] + 1.5 * size[j]
                       and clearance(fp.outline, o.outline) < size[k]] for k, fp in enumerate(found)}
-        shade = {k: self._shade(frame, found[k], [o for o in found if o is not found[k]])
-                 for k, near in beside.items() if near}
-        return [fp for k, fp in enumerate(found)
-                if not shade.get(k) or all(shade.get(found.index(o), False) for o in beside[k])]
+        shade = {k: self._shade(frame, found[k], found[:k] + found[k + 1:]) for k, near in beside.items() if near}
+        return [fp for k, fp in enumerate(found) if not shade.get(k) or all(shade.get(j, False) for j in beside[k])]
 
     def _hand(self, frame: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
         """The hand still in the picture at rest, frame-sized, for the detector to ignore:
