@@ -10,7 +10,8 @@ the stones is estimated from the frame itself, and stones are what differs from 
    sees mostly surface, and so predicts each pixel without stones; board and table get their own
    medians, so that neither smears into the other. Along each edge of the board (a bevel, a rim,
    the board's own shadow), the surface is an edge profile: for each distance from the edge, the
-   median along the edge, which no stone can dominate.
+   median along the edge, which no stone can dominate. A board's grain (wood's stripes, along one
+   of its axes) is followed by a running median along the grain, which a stone breaks.
 3. Stones are what differs from that prediction beyond the noise (per channel, Y Cr Cb, scaled by
    the local texture), in brightness (shading, rims, shadows) or in colour. A stone the board's own
    colour still differs by its dome shading and its cast shadow; its outline, a ring or a crescent
@@ -282,10 +283,11 @@ def _grain(luma: np.ndarray, max_d: float) -> np.ndarray | None:
     counts as noise, and a pale stone on such a board differs from it by less than the stripes
     do. Stripes change fast across the grain and slowly along it; boards are cut along their
     grain, so it runs along one of the board's axes in the view. Along that axis a running
-    median one largest stone long (sampled every other pixel) follows the stripes and their
-    waviness, while a stone, shorter than half of it along the grain, breaks the stripes and is
-    left out; where the stripes stop at a stone is what tells the stone. Only kept when it
-    removes most of the noise (a board with no grain: nothing is changed)."""
+    median twice the largest stone long (GRAIN_STEP apart) follows the stripes and their
+    waviness, while a stone, shorter than half of it, breaks the stripes and is left out (and a
+    stone far brighter or darker than any stripe moves no median, whatever its length); where
+    the stripes stop at a stone is what tells the stone. Only kept when it removes most of the
+    noise (GRAIN_GAIN: a board with no grain is left as it is)."""
     h, w = luma.shape
     if min(h, w) < 2 * max_d:
         return None
@@ -512,11 +514,14 @@ def detect_stones(
         if area > 8 * max_area:  # hands and heaps
             continue
         found_at = 1.0
-        if area < min_area:  # a speck, or the lit top of a faint stone
+        grown = None
+        if area < min_area or (area < min_area / 0.7 and _faint_blob(labels, i, stats[i], z, params.threshold)):
+            # a speck, or the lit top of a faint stone (a faint one up to the smallest stone's size)
             grown = None if geo.strips[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].any() else \
                 _grow_small(labels, i, stats[i], cand, z, geo.readable, min_d, max_d, params.threshold)
-            if grown is None:
+            if grown is None and area < min_area:
                 continue
+        if grown is not None:
             (x0, y0), comp = grown
             y1, x1 = y0 + comp.shape[0], x0 + comp.shape[1]
             found_at = GROW_LOW
@@ -720,6 +725,19 @@ def _grow_hand(ycc: np.ndarray, surface: _Surface, blocked: np.ndarray) -> np.nd
     grown = np.take(touching.astype(np.uint8), labels)
     grown = cv2.resize(grown, (blocked.shape[1], blocked.shape[0]), interpolation=cv2.INTER_NEAREST)
     return cv2.bitwise_or(grown, blocked)
+
+
+def _faint_blob(labels: np.ndarray, k: int, box: np.ndarray, z: np.ndarray, threshold: float) -> bool:
+    """Whether component `k` is faint (its median difference under FAINT times `threshold`).
+
+    A blob smaller than the smallest stone but over 0.7 of it (a footprint for the other steps)
+    may still be only the lit top of a faint stone: a pale stone on a pale board, its top
+    overexposed to the sensor's white, differs from the board by about `threshold` over its top
+    alone (`drop` 2081: a 26 mm pale yellow stone whose candidates were a 6 x 10 px slice of it,
+    dropped as an even patch with no shading). Such a faint blob is grown as a smaller one is
+    (`_grow_small`); where the growing fails, it goes on as a footprint as before."""
+    x, y, w, h = (int(v) for v in box[:4])
+    return float(np.median(z[y:y + h, x:x + w][labels[y:y + h, x:x + w] == k])) < FAINT * threshold
 
 
 GROW_LOW = 0.6  # a small lit top grows over pixels whose 3x3 mean difference exceeds this share of `threshold`
