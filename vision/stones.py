@@ -10,7 +10,8 @@ the stones is estimated from the frame itself, and stones are what differs from 
    sees mostly surface, and so predicts each pixel without stones; board and table get their own
    medians, so that neither smears into the other. Along each edge of the board (a bevel, a rim,
    the board's own shadow), the surface is an edge profile: for each distance from the edge, the
-   median along the edge, which no stone can dominate.
+   median along the edge, which no stone can dominate. A board's grain (wood's stripes, along one
+   of its axes) is followed by a running median along the grain, which a stone breaks.
 3. Stones are what differs from that prediction beyond the noise (per channel, Y Cr Cb, scaled by
    the local texture), in brightness (shading, rims, shadows) or in colour. A stone the board's own
    colour still differs by its dome shading and its cast shadow; its outline, a ring or a crescent
@@ -267,6 +268,57 @@ def _chunk_medians(strip: np.ndarray, n: int) -> np.ndarray:
     return np.concatenate([np.median(p, axis=2) for p in parts if p.shape[1] and p.shape[2]], axis=1)
 
 
+GRAIN_ANISOTROPY = 2.0  # the luma changes this many times faster across the board's grain than along it
+GRAIN_GAIN = 0.7  # the grain is modelled only when that leaves at most this share of the luma's noise
+GRAIN_ROWS = 6  # the grain model is worked out on every sixth row (along the grain) and interpolated
+GRAIN_STEP = 3  # its samples along the grain lie this many pixels apart
+GRAIN_OUTLIER = 4.0  # a luma difference beyond this many times the median one is no stripe
+
+
+def _grain(luma: np.ndarray, max_d: float) -> np.ndarray | None:
+    """The board's grain in a luma difference (the board inside its edge strips), or None.
+
+    Wood (and any surface with stripes) has a texture no median wider than a stone can follow:
+    stripes a few pixels apart, light and dark by several times the sensor's noise, which then
+    counts as noise, and a pale stone on such a board differs from it by less than the stripes
+    do. Stripes change fast across the grain and slowly along it; boards are cut along their
+    grain, so it runs along one of the board's axes in the view. Along that axis a running
+    median twice the largest stone long (GRAIN_STEP apart) follows the stripes and their
+    waviness, while a stone, shorter than half of it, breaks the stripes and is left out (and a
+    stone far brighter or darker than any stripe moves no median, whatever its length); where
+    the stripes stop at a stone is what tells the stone. Only kept when it removes most of the
+    noise (GRAIN_GAIN: a board with no grain is left as it is)."""
+    h, w = luma.shape
+    if min(h, w) < 2 * max_d:
+        return None
+    sub = luma[::2, ::2].astype(np.float32)
+    across = float(np.abs(np.diff(sub, axis=1)).mean())  # changes along x: stripes running along y
+    along = float(np.abs(np.diff(sub, axis=0)).mean())
+    if max(across, along) < GRAIN_ANISOTROPY * min(across, along):
+        return None
+    if along > across:  # stripes along x: the same along the other axis
+        g = _grain(np.ascontiguousarray(luma.T), max_d)
+        return None if g is None else np.ascontiguousarray(g.T)
+    # a stone or its shadow far darker or brighter than any stripe gives its samples half to
+    # the brightest and half to the darkest side, so that they move no median: the stripes
+    # beyond it decide
+    mad = float(np.median(np.abs(sub)))
+    row_sign = np.where(np.arange(h) // GRAIN_STEP % 2 == 0, 32000, -32000).astype(np.int16)[:, None]
+    votes = np.where(np.abs(luma) > GRAIN_OUTLIER * mad, row_sign, luma).astype(np.int16)
+    m = max(int(round(max_d / GRAIN_STEP)), 2)  # 2m + 1 samples: twice the largest stone long
+    rows = np.arange(0, h, GRAIN_ROWS)
+    pad = np.pad(votes, ((m * GRAIN_STEP, m * GRAIN_STEP), (0, 0)), mode="edge")
+    stack = np.stack([pad[rows + GRAIN_STEP * k] for k in range(2 * m + 1)])
+    lim = GRAIN_OUTLIER * mad  # where a stone covers most of the samples, no stripe is known
+    model = np.clip(np.partition(stack, m, axis=0)[m], -lim, lim).astype(np.float32)
+    model = cv2.resize(model, (w, len(rows) * GRAIN_ROWS), interpolation=cv2.INTER_LINEAR)[:h]
+    before = mad
+    after = np.median(np.abs(sub - model[::2, ::2]))
+    if after > GRAIN_GAIN * before:
+        return None
+    return np.round(model).astype(np.int16)
+
+
 def _zones(view: TopView, e: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
     """The noise zones' rectangles in the view: the board with the edge strips `e` px wide around
     its edges (`outer`), and the board inside the strips (`inner`); the table is the rest."""
@@ -363,6 +415,11 @@ class _Surface:
             n_cols = strip.shape[1]
             rows = (shift + np.arange(n_rows)[:, None]) * n_cols + np.arange(n_cols)
             strip -= np.take(padded.reshape(-1, 3), rows, axis=0)  # a view of `diff`: fitted in place
+        # the board's grain (wood's stripes), which no median wider than a stone can follow
+        outer, inner = _zones(view, e)
+        grain = _grain(diff[inner][..., 0], max_d)
+        if grain is not None:
+            diff[inner][..., 0] -= grain
         self._ycc, self._diff = ycc, diff
         self.resid = resid = cv2.convertScaleAbs(diff)  # |difference| never exceeds 255
         resid = np.float32(cv2.bitwise_and(resid, resid, mask=cv2.bitwise_not(markers)))
@@ -370,7 +427,6 @@ class _Surface:
         # robust noise per channel, for the board, the table and the edge strips apart (brighter
         # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
         # out so that they do not inflate their own neighbourhood's level
-        outer, inner = _zones(view, e)
         inv_sigma = np.ones((3, 1, 3), np.float32)
         for zid, pixels in enumerate(geo.noise_samples):
             if len(pixels):
@@ -458,11 +514,14 @@ def detect_stones(
         if area > 8 * max_area:  # hands and heaps
             continue
         found_at = 1.0
-        if area < min_area:  # a speck, or the lit top of a faint stone
+        grown = None
+        if area < min_area or (area < min_area / 0.7 and _faint_blob(labels, i, stats[i], z, params.threshold)):
+            # a speck, or the lit top of a faint stone (a faint one up to the smallest stone's size)
             grown = None if geo.strips[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].any() else \
                 _grow_small(labels, i, stats[i], cand, z, geo.readable, min_d, max_d, params.threshold)
-            if grown is None:
+            if grown is None and area < min_area:
                 continue
+        if grown is not None:
             (x0, y0), comp = grown
             y1, x1 = y0 + comp.shape[0], x0 + comp.shape[1]
             found_at = GROW_LOW
@@ -666,6 +725,19 @@ def _grow_hand(ycc: np.ndarray, surface: _Surface, blocked: np.ndarray) -> np.nd
     grown = np.take(touching.astype(np.uint8), labels)
     grown = cv2.resize(grown, (blocked.shape[1], blocked.shape[0]), interpolation=cv2.INTER_NEAREST)
     return cv2.bitwise_or(grown, blocked)
+
+
+def _faint_blob(labels: np.ndarray, k: int, box: np.ndarray, z: np.ndarray, threshold: float) -> bool:
+    """Whether component `k` is faint (its median difference under FAINT times `threshold`).
+
+    A blob smaller than the smallest stone but over 0.7 of it (a footprint for the other steps)
+    may still be only the lit top of a faint stone: a pale stone on a pale board, its top
+    overexposed to the sensor's white, differs from the board by about `threshold` over its top
+    alone (`drop` 2081: a 26 mm pale yellow stone whose candidates were a 6 x 10 px slice of it,
+    dropped as an even patch with no shading). Such a faint blob is grown as a smaller one is
+    (`_grow_small`); where the growing fails, it goes on as a footprint as before."""
+    x, y, w, h = (int(v) for v in box[:4])
+    return float(np.median(z[y:y + h, x:x + w][labels[y:y + h, x:x + w] == k])) < FAINT * threshold
 
 
 GROW_LOW = 0.6  # a small lit top grows over pixels whose 3x3 mean difference exceeds this share of `threshold`
