@@ -119,8 +119,13 @@ class Following:
                 continue
             if not self._handled(seg, m.centre, m):
                 after[m.id] = m  # unseen at rest: where it was is all we know
-            elif _lay_on(xy[:, r], m):
+            elif seg.hand.any() and _lay_on(xy[:, r], m) and \
+                    not self._outline_left((seg.before, seg.after), m):
                 after[m.id] = m  # seen lying at its place to the end: the hand only came near
+                # (it and its shadow, still in view, ignored by the detector, changed the place).
+                # With no hand left to explain the change, or the place's outline gone, what
+                # the track lay on is the bare board where it differs from the one painted in
+                # (a rim, a marker's edge): the stone was taken
             else:
                 slid = self._slid_away(seg, xy[:, r], m)
                 if slid is not None:
@@ -360,9 +365,13 @@ class Following:
             by_arm: list[bool] = []  # the blob is next to where the arm is or was
             near_ever = ever[y0:y1, x0:x1]
             ground_crop = bg[y0:y1, x0:x1]
+            # no blob is larger than all the stones together, each as large as the larger of its
+            # footprint and its blob seen alone (its shadow and blur with it: a stone struck by
+            # a blurred shooter makes one blob with it)
+            most = 2.5 * len(stones) * float(np.maximum(areas, single).max())
             for j in range(1, n):
                 x, y, bw, bh, area = (int(v) for v in stats[j])
-                if not 0.25 * areas.min() <= area <= 2.5 * areas.max() * len(stones) \
+                if not 0.25 * areas.min() <= area <= most \
                         or touches_edge(stats[j], fg.shape):
                     continue
                 box = slice(y, y + bh), slice(x, x + bw)
