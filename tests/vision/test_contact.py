@@ -14,6 +14,7 @@ import pytest
 from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.judge_clips import GATE, SHOOTER_START, SIZE_MM, Composer
 from vision.board import find_board
+from vision.footprints import with_id
 from vision.judge import Episode, Footprint, Track, convex, judge_episode
 from vision.live import Decision, LiveJudge, _untaken
 from vision.motion import Segment, View
@@ -810,3 +811,28 @@ def test_a_blurred_shooter_that_runs_into_a_stone_is_followed_through_their_one_
     err = min(np.hypot(s["x_mm"] - truth_struck["x_mm"], s["y_mm"] - truth_struck["y_mm"])
               for s in at_rest)
     assert err < 5.0
+
+
+def _ring(sid: int, x: float, y: float, r: float) -> Footprint:
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    return Footprint(sid, np.array([x, y]), convex(np.stack([x + r * np.cos(a), y + r * np.sin(a)], 1)), True)
+
+
+def test_a_stone_found_at_its_place_as_two_halves_stays_one_stone():
+    """Stones are whole and separate. A dark stone the detector finds at rest as two halves (its
+    lit top splits it), one half matched to the stone at its place, the other left over, turned
+    up as a new stone: linked to the shooter the hand had just taken away, the pickup was never
+    given out (`gate_pass_hit` 2092). The halves, together no larger than the stone, are that
+    stone, centred between them; a whole stone against a stone found whole stays a stone of its
+    own (a shooter come to rest against the stone it struck)."""
+    before = {0: _ring(0, 100.0, 150.0, 9.0)}
+    halves = [_ring(-1, 96.0, 150.0, 6.0), _ring(-1, 104.5, 150.5, 5.8)]
+    after = {0: with_id(halves[0], 0)}
+    assert EpisodeTracker._rejoined(before, halves, after, {0}) == {1}
+    assert np.linalg.norm(after[0].centre - [100.2, 150.2]) < 0.5
+    whole = [_ring(-1, 100.5, 150.0, 9.0), _ring(-1, 118.5, 150.0, 9.0)]
+    after = {0: with_id(whole[0], 0)}
+    assert EpisodeTracker._rejoined(before, whole, after, {0}) == set()
+    part_and_stone = [halves[0], _ring(-1, 110.0, 150.0, 9.0)]
+    after = {0: with_id(halves[0], 0)}
+    assert EpisodeTracker._rejoined(before, part_and_stone, after, {0}) == set()
