@@ -45,7 +45,8 @@ class Following:
         bg = self._background(small_before, small_after, tracked,
                               [*(f for i, f in after.items() if i in pushed), *loose_after],
                               self._hand_left(seg), loose_after,
-                              [f for i, f in after.items() if i not in pushed])
+                              [f for i, f in after.items() if i not in pushed],
+                              [m for m in movers if self._outline_left((seg.before, seg.after), m)])
         reach = 4 * max(radius_mm(m) for m in tracked)
         xy = self._follow(seg, bg, tracked, small_before, backward=False)
         for r, m in enumerate(nudged, len(movers)):
@@ -207,7 +208,7 @@ class Following:
     def _background(self, small_before: np.ndarray, small_after: np.ndarray,
                     movers: list[Footprint], there: list[Footprint],
                     hand: np.ndarray | None = None, came: list[Footprint] = (),
-                    stay: list[Footprint] = ()) -> np.ndarray:
+                    stay: list[Footprint] = (), bare: list[Footprint] = ()) -> np.ndarray:
         """The scene with only the unmoved stones: movers painted with the board after, or,
         where a stone lies after (``there``: a stone pushed a little, or one come to rest on
         the place another left), with the board around them filled in (inpainting): a stone
@@ -219,7 +220,11 @@ class Following:
         Where a hand lay in the scene before and is gone after (``hand``, a thumbnail mask: it
         paused there before the stroke), the board is taken from after, but for the places
         where stones ``came`` to rest, filled in: a stone sliding where the hand had been would
-        otherwise be lost in the hand's shape left behind in the background."""
+        otherwise be lost in the hand's shape left behind in the background.
+        Where a mover's place is plainly ``bare`` after (its closed outline gone: no stone came
+        to rest there), the picture after is the board there, as it is: what differs from the
+        board filled in is an edge through or beside the place (the board's rim, a seam), which
+        filled in would stay behind as a blob for the stone's track to lie on."""
         bg = small_before.copy()
         shape = bg.shape[:2]
         grow = np.ones((5, 5), np.uint8)
@@ -264,6 +269,8 @@ class Following:
         # in from around
         odd = (channel_diff(small_after[box], board) > 2 * self.level).view(np.uint8)
         odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        for fp in bare:
+            odd[cv2.dilate(self._mask(fp, shape), grow)[box] > 0] = 0
         take = (paint[box] > 0) & (fill[box] == 0) & (odd == 0)
         part = bg[box]
         part[(paint | fill)[box] > 0] = board[(paint | fill)[box] > 0]

@@ -836,3 +836,22 @@ def test_a_stone_found_at_its_place_as_two_halves_stays_one_stone():
     part_and_stone = [halves[0], _ring(-1, 110.0, 150.0, 9.0)]
     after = {0: with_id(halves[0], 0)}
     assert EpisodeTracker._rejoined(before, part_and_stone, after, {0}) == set()
+
+
+def test_the_background_at_a_bare_place_beside_the_rim_is_the_board_as_it_is_after():
+    """A stone that lay across the board's West rim left (its place plainly bare after: its
+    closed outline gone). Filled in from around, the rim's edge through its place is smeared,
+    and what differs from that smear stays a blob in every frame, on which the stone's track
+    lies as if it were still there (`gate_pass_hit` 2071: a board-coloured shooter's track held
+    by it, the stone it struck taken for the shooter, a false `not_through`). There the
+    background is the picture after, as it is: no blob is left."""
+    c = Composer([(12.0, 150.0)])
+    tracker, view = _tracker(c)
+    before, after = c.frame({0: (12.0, 150.0)}), c.frame({})
+    fp = Footprint(0, np.array([12.0, 150.0]), convex(_disc(0, 12.0, 150.0).outline), True)
+    assert tracker._outline_left((before, after), fp)
+    small_after = view.small(after)
+    smeared = tracker._background(view.small(before), small_after, [fp], [])
+    assert (np.abs(smeared.astype(int) - small_after).max(axis=2) > tracker.level).any()
+    bg = tracker._background(view.small(before), small_after, [fp], [], bare=[fp])
+    assert not (np.abs(bg.astype(int) - small_after).max(axis=2) > tracker.level).any()
