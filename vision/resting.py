@@ -74,6 +74,7 @@ class AtRest:
             for r, c in assign(cost, float(reach.max())):
                 after[ids[r]] = with_id(found[c], ids[r])
                 used.add(c)
+            used |= self._rejoined(before, found, after, used)
         self._detected = dict(after)
         loose_after = [f for c, f in enumerate(found) if c not in used]
         loose_before = [i for i in ids if i not in after]
@@ -111,6 +112,31 @@ class AtRest:
             else:
                 self.pending.append(f)
         return after, loose_before, loose_after
+
+    @staticmethod
+    def _rejoined(before: dict[int, Footprint], found: list[Footprint], after: dict[int, Footprint],
+                  used: set[int]) -> set[int]:
+        """Stones found at their places as two parts (a dark stone's halves split by its lit
+        top): a part (less than 1/MERGED of the stone's area) matched to a known stone, and one
+        other such part against it (within TOUCH_MM), the two together no larger than the stone,
+        are that stone, joined (its centre weighed by their areas, the outline of both). Stones
+        are separate and whole: the other part, left over, turned up as a new stone and was
+        linked to a stone the hand took away. In place; returns the parts joined in."""
+        joined = set()
+        for i, d in list(after.items()):
+            known = area_mm2(before[i])
+            if area_mm2(d) * MERGED >= known:
+                continue
+            parts = [c for c, f in enumerate(found) if c not in used | joined
+                     and area_mm2(f) * MERGED < known and clearance(f.outline, d.outline) < TOUCH_MM]
+            if len(parts) != 1 or area_mm2(d) + area_mm2(found[parts[0]]) > MERGED * known:
+                continue
+            f = found[parts[0]]
+            w = np.array([area_mm2(d), area_mm2(f)])
+            centre = (w[0] * d.centre + w[1] * f.centre) / max(float(w.sum()), 1e-9)
+            after[i] = Footprint(i, centre, convex(np.vstack([d.outline, f.outline])), d.on_board)
+            joined.add(parts[0])
+        return joined
 
     def _shown_at_rest(self, frame: np.ndarray, fp: Footprint, others: list[Footprint]) -> bool:
         """Whether the picture at rest still shows a stone the detector found once and missed

@@ -45,7 +45,8 @@ class Following:
         bg = self._background(small_before, small_after, tracked,
                               [*(f for i, f in after.items() if i in pushed), *loose_after],
                               self._hand_left(seg), loose_after,
-                              [f for i, f in after.items() if i not in pushed])
+                              [f for i, f in after.items() if i not in pushed],
+                              [m for m in movers if self._outline_left((seg.before, seg.after), m)])
         reach = 4 * max(radius_mm(m) for m in tracked)
         xy = self._follow(seg, bg, tracked, small_before, backward=False)
         for r, m in enumerate(nudged, len(movers)):
@@ -119,8 +120,13 @@ class Following:
                 continue
             if not self._handled(seg, m.centre, m):
                 after[m.id] = m  # unseen at rest: where it was is all we know
-            elif _lay_on(xy[:, r], m):
+            elif seg.hand.any() and _lay_on(xy[:, r], m) and \
+                    not self._outline_left((seg.before, seg.after), m):
                 after[m.id] = m  # seen lying at its place to the end: the hand only came near
+                # (it and its shadow, still in view, ignored by the detector, changed the place).
+                # With no hand left to explain the change, or the place's outline gone, what
+                # the track lay on is the bare board where it differs from the one painted in
+                # (a rim, a marker's edge): the stone was taken
             else:
                 slid = self._slid_away(seg, xy[:, r], m)
                 if slid is not None:
@@ -202,7 +208,7 @@ class Following:
     def _background(self, small_before: np.ndarray, small_after: np.ndarray,
                     movers: list[Footprint], there: list[Footprint],
                     hand: np.ndarray | None = None, came: list[Footprint] = (),
-                    stay: list[Footprint] = ()) -> np.ndarray:
+                    stay: list[Footprint] = (), bare: list[Footprint] = ()) -> np.ndarray:
         """The scene with only the unmoved stones: movers painted with the board after, or,
         where a stone lies after (``there``: a stone pushed a little, or one come to rest on
         the place another left), with the board around them filled in (inpainting): a stone
@@ -214,7 +220,11 @@ class Following:
         Where a hand lay in the scene before and is gone after (``hand``, a thumbnail mask: it
         paused there before the stroke), the board is taken from after, but for the places
         where stones ``came`` to rest, filled in: a stone sliding where the hand had been would
-        otherwise be lost in the hand's shape left behind in the background."""
+        otherwise be lost in the hand's shape left behind in the background.
+        Where a mover's place is plainly ``bare`` after (its closed outline gone: no stone came
+        to rest there), the picture after is the board there, as it is: what differs from the
+        board filled in is an edge through or beside the place (the board's rim, a seam), which
+        filled in would stay behind as a blob for the stone's track to lie on."""
         bg = small_before.copy()
         shape = bg.shape[:2]
         grow = np.ones((5, 5), np.uint8)
@@ -259,6 +269,8 @@ class Following:
         # in from around
         odd = (channel_diff(small_after[box], board) > 2 * self.level).view(np.uint8)
         odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        for fp in bare:
+            odd[cv2.dilate(self._mask(fp, shape), grow)[box] > 0] = 0
         take = (paint[box] > 0) & (fill[box] == 0) & (odd == 0)
         part = bg[box]
         part[(paint | fill)[box] > 0] = board[(paint | fill)[box] > 0]
@@ -360,9 +372,13 @@ class Following:
             by_arm: list[bool] = []  # the blob is next to where the arm is or was
             near_ever = ever[y0:y1, x0:x1]
             ground_crop = bg[y0:y1, x0:x1]
+            # no blob is larger than all the stones together, each as large as the larger of its
+            # footprint and its blob seen alone (its shadow and blur with it: a stone struck by
+            # a blurred shooter makes one blob with it)
+            most = 2.5 * len(stones) * float(np.maximum(areas, single).max())
             for j in range(1, n):
                 x, y, bw, bh, area = (int(v) for v in stats[j])
-                if not 0.25 * areas.min() <= area <= 2.5 * areas.max() * len(stones) \
+                if not 0.25 * areas.min() <= area <= most \
                         or touches_edge(stats[j], fg.shape):
                     continue
                 box = slice(y, y + bh), slice(x, x + bw)
