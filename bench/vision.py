@@ -13,7 +13,10 @@ development; the tests use 100 and 101.
 
 Accuracy: verdict accuracy over shots (unsure counts as wrong), false fouls (a pass called a foul,
 over passes), missed fouls (a foul called a pass, over fouls), unsure rate, drop counts right,
-pickups found, rest-position error in mm. Speed: frames per second at the clips' size on one
+pickups found, rest-position error in mm, and when events are placed: the judged start and end
+(the contract's first frame of motion and first frame at rest) minus the truth's, in seconds, per
+event type (the median shows a judge systematically early or late, the 90th percentile of the
+size how far a user jumping to an event may land from it). Speed: frames per second at the clips' size on one
 thread (cv2.setNumThreads(1)), frames already decoded in memory, for the judge and for the baseline
 (HoughCircles on every frame, nearest-neighbour tracking), and the judge's rate on frames at
 rest (where a game spends most of its time). Prints figures; never pass/fail. Verdict accuracy comes
@@ -143,6 +146,7 @@ def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: b
     rate = truth["video"]["fps"]
     c: dict = dict.fromkeys(COUNTS, 0)
     c["lines"] = []
+    c["timing"] = []  # (event type, start error s, end error s) of every matched event
     events, rest, dt = run_judge(frames, rate, truth["board"]["size_mm"])
     c["t_judge"] = dt
     c["t_hough"] = run_hough(frames)
@@ -150,6 +154,8 @@ def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: b
     c["n_frames"] = len(frames)
     for te in truth["events"]:
         got = _nearest(events, te, rate)
+        if got:
+            c["timing"].append((te["type"], (got["start"] - te["start"]) / rate, (got["end"] - te["end"]) / rate))
         if te["type"] == "shot":
             c["shots"] += 1
             verdict = got["verdict"] if got else "missing"
@@ -257,6 +263,13 @@ def main() -> None:
         a = np.array(errs)
         print(f"rest error mm      mean {a.mean():.2f}  p95 {np.percentile(a, 95):.2f}  max {a.max():.2f}"
               f"  within 2 mm {100 * np.mean(a <= 2):.1f} %  ({len(a)} stones, {tot['missing']} truth stones unmatched)")
+    timing = [t for r in results for t in r["timing"]]
+    for kind in ("drop", "shot", "pickup"):
+        t = np.array([(s, e) for k, s, e in timing if k == kind]).reshape(-1, 2)
+        if len(t):
+            print(f"{kind + ' times s':<18} start median {np.median(t[:, 0]):+.2f} |p90| {np.percentile(abs(t[:, 0]), 90):.2f}"
+                  f"   end median {np.median(t[:, 1]):+.2f} |p90| {np.percentile(abs(t[:, 1]), 90):.2f}"
+                  f"   (judged minus truth, {len(t)} events)")
     print(f"judge  fps         {tot['n_frames'] / tot['t_judge']:8.0f}   (whole clips: mostly motion)")
     print(f"judge  real time   {tot['n_frames'] / args.fps / tot['t_judge']:8.1f} x   (seconds of video judged a "
           f"second: an episode costs the same at any frame rate, so fps falls with the rate)")
