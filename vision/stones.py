@@ -510,11 +510,11 @@ def detect_stones(
     n, labels, stats, _ = _break_large(cand, 8 * max_area, min_d)
     seed_labels = set(np.unique(labels[seeds_only > 0]).tolist()) if seeds_only is not None else set()
 
-    def grow(i: int) -> tuple[tuple[int, int], np.ndarray] | None:
+    def grow(i: int, join: bool = False) -> tuple[tuple[int, int], np.ndarray, list[int]] | None:
         x, y, w, h = stats[i][:4]
         if geo.strips[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].any():
             return None
-        return _grow_small(labels, i, stats[i], cand, z, geo.readable, min_d, max_d, params.threshold)
+        return _grow_small(labels, i, stats, cand, z, geo.readable, min_d, max_d, params.threshold, join)
 
     def add(comp: np.ndarray, x0: int, y0: int, found_at: float) -> None:
         """The footprints of one blob of candidates (`comp`, its window's corner at x0, y0)."""
@@ -544,20 +544,30 @@ def detect_stones(
                                                  min_score, float((shadow & one).sum() / one.sum()), found_at))
 
     retry: dict[int, tuple[int, int]] = {}  # a faint blob taken as it is: the span of its footprints
+    joined: set[int] = set()  # faint blobs grown into one footprint with an earlier one
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if area > 8 * max_area:  # hands and heaps
+        if area > 8 * max_area or i in joined:  # hands and heaps
             continue
         seed_only = i in seed_labels
         faint_blob = seed_only or area < min_area or (
             area <= max_area and _faint_blob(labels, i, stats[i], z, params.threshold))
         if faint_blob and (seed_only or area < min_area / 0.7):
             # a speck, or the lit top of a faint stone (a faint one up to the smallest stone's size)
-            grown = grow(i)
+            grown = grow(i, join=True)
             if grown is not None:
+                joined.update(grown[2])
                 add(grown[1], int(grown[0][0]), int(grown[0][1]), GROW_LOW)
                 continue
             if area < min_area or seed_only:
+                continue
+        elif faint_blob:
+            # a larger faint blob is grown only together with fainter pieces of one stone (its lit
+            # top and its shadow, apart in the candidates): alone, it is taken as it is first
+            grown = grow(i, join=True)
+            if grown is not None and grown[2]:
+                joined.update(grown[2])
+                add(grown[1], int(grown[0][0]), int(grown[0][1]), GROW_LOW)
                 continue
         x0, y0 = max(x - 2, 0), max(y - 2, 0)
         x1, y1 = min(x + w + 2, cand.shape[1]), min(y + h + 2, cand.shape[0])
@@ -800,8 +810,9 @@ def _blob(contour: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
 GROW_LOW = 0.6  # a small lit top grows over pixels whose 3x3 mean difference exceeds this share of `threshold`
 
 
-def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z: np.ndarray, readable: np.ndarray,
-                min_d: float, max_d: float, threshold: float) -> tuple[tuple[int, int], np.ndarray] | None:
+def _grow_small(labels: np.ndarray, k: int, stats: np.ndarray, cand: np.ndarray, z: np.ndarray, readable: np.ndarray,
+                min_d: float, max_d: float, threshold: float, join: bool = False
+                ) -> tuple[tuple[int, int], np.ndarray, list[int]] | None:
     """A candidate too small for a stone (component `k` of `labels`), grown over the fainter
     difference around it: (the window's top-left corner, the footprint in it), or None.
 
@@ -819,7 +830,7 @@ def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
     h, w = cand.shape
     reach = int(np.ceil(max_d / 2)) + 2  # a stone's footprint lies within this of its lit top
-    x, y, bw, bh = (int(v) for v in box[:4])
+    x, y, bw, bh = (int(v) for v in stats[k, :4])
     x0, y0, x1, y1 = max(x - reach, 0), max(y - reach, 0), min(x + bw + reach, w), min(y + bh + reach, h)
     weak = cv2.compare(cv2.blur(z[y0:y1, x0:x1], (3, 3)), GROW_LOW * threshold, cv2.CMP_GT)
     weak = cv2.bitwise_and(weak, readable[y0:y1, x0:x1]) | cand[y0:y1, x0:x1]
@@ -828,16 +839,19 @@ def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z
     j = wl[seed][0]
     wx, wy, ww, wh, area = ws[j]
     mine = wl == j
-    if not min_area <= area <= max_area or min(wx, wy) == 0 or wx + ww == x1 - x0 or wy + wh == y1 - y0 \
-            or np.count_nonzero(cand[y0:y1, x0:x1][mine]) != np.count_nonzero(seed):
-        return None  # too small, larger than a stone, or joined to other candidates (a stone found)
+    if not min_area <= area <= max_area or min(wx, wy) == 0 or wx + ww == x1 - x0 or wy + wh == y1 - y0:
+        return None  # too small, larger than a stone, or running beyond the reach
+    others = [int(j) for j in np.unique(labels[y0:y1, x0:x1][mine & (cand[y0:y1, x0:x1] > 0)]) if j != k]
+    if others and not (join and all(j > k and stats[j, 4] <= max_area
+                                    and _faint_blob(labels, j, stats[j], z, threshold) for j in others)):
+        return None  # joined to other candidates: a stone found, or one still to come
     # the footprint's own window, two pixels round it (as for any other)
     u0, v0, u1, v1 = max(wx - 2, 0), max(wy - 2, 0), min(wx + ww + 2, x1 - x0), min(wy + wh + 2, y1 - y0)
     piece = mine[v0:v1, u0:u1].astype(np.uint8) * 255
     piece = cv2.morphologyEx(_complete_crescents(_fill_holes(piece), min_d, max_d), cv2.MORPH_OPEN, _disk(min_d * 0.5))
     if not piece.any() or _roundness(piece) < MIN_ROUNDNESS:
         return None  # a streak, not a stone
-    return (x0 + u0, y0 + v0), piece // 255
+    return (x0 + u0, y0 + v0), piece // 255, others
 
 
 def _break_large(cand: np.ndarray, max_area: float, min_d: float):
