@@ -496,7 +496,7 @@ def detect_stones(
     cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.2))
     cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, _disk(min_d * 0.3))
     cand = _complete_crescents(_fill_holes(cand), min_d, max_d)
-    cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.5))
+    cand, seeds_only = _open_keeping_faint(cand, z, min_d, params.threshold)
 
     blocked = None
     if ignore_mask is not None:
@@ -505,32 +505,22 @@ def detect_stones(
         if blocked.any():
             blocked = _grow_hand(ycc, surface, blocked)
     edge, near_marker, camera = geo.edge, geo.near_marker, geo.camera
-    stones: list[Stone] = []
     footprints: list[_Footprint] = []
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
     n, labels, stats, _ = _break_large(cand, 8 * max_area, min_d)
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if area > 8 * max_area:  # hands and heaps
-            continue
-        found_at = 1.0
-        grown = None
-        if area < min_area or (area < min_area / 0.7 and _faint_blob(labels, i, stats[i], z, params.threshold)):
-            # a speck, or the lit top of a faint stone (a faint one up to the smallest stone's size)
-            grown = None if geo.strips[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].any() else \
-                _grow_small(labels, i, stats[i], cand, z, geo.readable, min_d, max_d, params.threshold)
-            if grown is None and area < min_area:
-                continue
-        if grown is not None:
-            (x0, y0), comp = grown
-            y1, x1 = y0 + comp.shape[0], x0 + comp.shape[1]
-            found_at = GROW_LOW
-        else:
-            x0, y0 = max(x - 2, 0), max(y - 2, 0)
-            x1, y1 = min(x + w + 2, cand.shape[1]), min(y + h + 2, cand.shape[0])
-            comp = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+    seed_labels = set(np.unique(labels[seeds_only > 0]).tolist()) if seeds_only is not None else set()
+
+    def grow(i: int, join: bool = False) -> tuple[tuple[int, int], np.ndarray, list[int]] | None:
+        x, y, w, h = stats[i][:4]
+        if geo.strips[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].any():
+            return None
+        return _grow_small(labels, i, stats, cand, z, geo.readable, min_d, max_d, params.threshold, join)
+
+    def add(comp: np.ndarray, x0: int, y0: int, found_at: float) -> None:
+        """The footprints of one blob of candidates (`comp`, its window's corner at x0, y0)."""
+        y1, x1 = y0 + comp.shape[0], x0 + comp.shape[1]
         if blocked is not None and blocked[y0:y1, x0:x1][comp > 0].any():
-            continue
+            return
         cut = bool(edge[y0:y1, x0:x1][comp > 0].any())
         bg = surface.bg(slice(y0, y1), slice(x0, x1))
         shadow, faint = _shadow_like(ycc[y0:y1, x0:x1], bg)
@@ -552,15 +542,53 @@ def detect_stones(
                 for one in (q for d in tops for q in _cut_at_waists(d, min_d)):
                     footprints.append(_Footprint(one, (x0, y0), ycc[y0:y1, x0:x1, 0], bg[..., 0], cut,
                                                  min_score, float((shadow & one).sum() / one.sum()), found_at))
-    kept = []
-    for f in footprints:
-        x0, y0 = f.origin
-        h, w = f.part.shape
-        st = _stone(f.part, f.origin, z[y0:y0 + h, x0:x0 + w], view, board, min_d, max_d, f.cut, params, camera,
-                    f.min_score, surface, f.found_at)
-        if st is not None:
-            stones.append(st)
-            kept.append(f)
+
+    retry: dict[int, tuple[int, int]] = {}  # a faint blob taken as it is: the span of its footprints
+    joined: set[int] = set()  # faint blobs grown into one footprint with an earlier one
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if area > 8 * max_area or i in joined:  # hands and heaps
+            continue
+        seed_only = i in seed_labels
+        faint_blob = seed_only or area < min_area or (
+            area <= max_area and _faint_blob(labels, i, stats[i], z, params.threshold))
+        if faint_blob and (seed_only or area < min_area / 0.7):
+            # a speck, or the lit top of a faint stone (a faint one up to the smallest stone's size)
+            grown = grow(i, join=True)
+            if grown is not None:
+                joined.update(grown[2])
+                add(grown[1], int(grown[0][0]), int(grown[0][1]), GROW_LOW)
+                continue
+            if area < min_area or seed_only:
+                continue
+        elif faint_blob:
+            # a larger faint blob is grown only together with fainter pieces of one stone (its lit
+            # top and its shadow, apart in the candidates): alone, it is taken as it is first
+            grown = grow(i, join=True)
+            if grown is not None and grown[2]:
+                joined.update(grown[2])
+                add(grown[1], int(grown[0][0]), int(grown[0][1]), GROW_LOW)
+                continue
+        x0, y0 = max(x - 2, 0), max(y - 2, 0)
+        x1, y1 = min(x + w + 2, cand.shape[1]), min(y + h + 2, cand.shape[0])
+        first = len(footprints)
+        add((labels[y0:y1, x0:x1] == i).astype(np.uint8), x0, y0, 1.0)
+        if faint_blob and area >= min_area / 0.7:
+            retry[i] = (first, len(footprints))  # grown if it is no stone as it is
+    found = [_stone_of(f, z, view, board, min_d, max_d, params, camera, surface) for f in footprints]
+    # a faint blob larger than the smallest stone that made no stone as it is: a lit top too (a
+    # pale stone's top cut into slices by the board's stripes), grown as a small one is
+    for i, (first, last) in retry.items():
+        if any(st is not None for st in found[first:last]):
+            continue
+        grown = grow(i)
+        if grown is not None:
+            before = len(footprints)
+            add(grown[1], int(grown[0][0]), int(grown[0][1]), GROW_LOW)
+            found += [_stone_of(f, z, view, board, min_d, max_d, params, camera, surface)
+                      for f in footprints[before:]]
+    kept = [f for f, st in zip(footprints, found, strict=True) if st is not None]
+    stones = [st for st in found if st is not None]
     drop = _overlapped(kept, [st.score for st in stones])
     if drop:
         stones = [st for k, st in enumerate(stones) if k not in drop]
@@ -740,11 +768,51 @@ def _faint_blob(labels: np.ndarray, k: int, box: np.ndarray, z: np.ndarray, thre
     return float(np.median(z[y:y + h, x:x + w][labels[y:y + h, x:x + w] == k])) < FAINT * threshold
 
 
+def _open_keeping_faint(cand: np.ndarray, z: np.ndarray, min_d: float, threshold: float
+                        ) -> tuple[np.ndarray, np.ndarray | None]:
+    """The candidates opened by half the smallest stone (specks, streaks and thin links go), and
+    the faint blobs of a stone's area that the opening removed whole, put back as seeds to grow
+    (`_grow_small`) and nothing else: (the candidates, the seeds' mask or None).
+
+    On a striped board a pale stone differs from the board by about `threshold` over its top, and
+    the board's stripes, taken out of the difference where the stone hides them, leave their
+    negative across it: its candidates are a few slices a stripe wide, and whether the widest of
+    them survives the opening depends on the frame's noise (`drop` 2081: found in every other
+    settled frame). Such a blob is faint and at least the smallest footprint's area; it is only
+    grown, and kept only when it grows into a stone-sized, round footprint holding no other
+    candidates, as a small lit top is."""
+    opened = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.5))
+    min_area = np.pi * (min_d / 2) ** 2 * 0.7
+    seeds = None
+    # blobs by their outer contours (holes are filled): far cheaper than labelling the view
+    for c in cv2.findContours(cand, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        x, y, w, h = cv2.boundingRect(c)
+        if w * h < min_area:
+            continue
+        inside = _blob(c, x, y, w, h)
+        if cv2.bitwise_and(opened[y:y + h, x:x + w], inside).any():
+            continue  # the opening kept some of it
+        blob = cv2.bitwise_and(cand[y:y + h, x:x + w], inside)
+        if np.count_nonzero(blob) >= min_area and \
+                _faint_blob(blob, 255, np.array([0, 0, w, h]), z[y:y + h, x:x + w], threshold):
+            seeds = np.zeros_like(cand) if seeds is None else seeds
+            seeds[y:y + h, x:x + w] |= blob
+    return (opened, None) if seeds is None else (cv2.bitwise_or(opened, seeds), seeds)
+
+
+def _blob(contour: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
+    """The pixels inside an outer contour, in its bounding box (255 inside)."""
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
+    return mask
+
+
 GROW_LOW = 0.6  # a small lit top grows over pixels whose 3x3 mean difference exceeds this share of `threshold`
 
 
-def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z: np.ndarray, readable: np.ndarray,
-                min_d: float, max_d: float, threshold: float) -> tuple[tuple[int, int], np.ndarray] | None:
+def _grow_small(labels: np.ndarray, k: int, stats: np.ndarray, cand: np.ndarray, z: np.ndarray, readable: np.ndarray,
+                min_d: float, max_d: float, threshold: float, join: bool = False
+                ) -> tuple[tuple[int, int], np.ndarray, list[int]] | None:
     """A candidate too small for a stone (component `k` of `labels`), grown over the fainter
     difference around it: (the window's top-left corner, the footprint in it), or None.
 
@@ -762,7 +830,7 @@ def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
     h, w = cand.shape
     reach = int(np.ceil(max_d / 2)) + 2  # a stone's footprint lies within this of its lit top
-    x, y, bw, bh = (int(v) for v in box[:4])
+    x, y, bw, bh = (int(v) for v in stats[k, :4])
     x0, y0, x1, y1 = max(x - reach, 0), max(y - reach, 0), min(x + bw + reach, w), min(y + bh + reach, h)
     weak = cv2.compare(cv2.blur(z[y0:y1, x0:x1], (3, 3)), GROW_LOW * threshold, cv2.CMP_GT)
     weak = cv2.bitwise_and(weak, readable[y0:y1, x0:x1]) | cand[y0:y1, x0:x1]
@@ -771,16 +839,19 @@ def _grow_small(labels: np.ndarray, k: int, box: np.ndarray, cand: np.ndarray, z
     j = wl[seed][0]
     wx, wy, ww, wh, area = ws[j]
     mine = wl == j
-    if not min_area <= area <= max_area or min(wx, wy) == 0 or wx + ww == x1 - x0 or wy + wh == y1 - y0 \
-            or np.count_nonzero(cand[y0:y1, x0:x1][mine]) != np.count_nonzero(seed):
-        return None  # too small, larger than a stone, or joined to other candidates (a stone found)
+    if not min_area <= area <= max_area or min(wx, wy) == 0 or wx + ww == x1 - x0 or wy + wh == y1 - y0:
+        return None  # too small, larger than a stone, or running beyond the reach
+    others = [int(j) for j in np.unique(labels[y0:y1, x0:x1][mine & (cand[y0:y1, x0:x1] > 0)]) if j != k]
+    if others and not (join and all(j > k and stats[j, 4] <= max_area
+                                    and _faint_blob(labels, j, stats[j], z, threshold) for j in others)):
+        return None  # joined to other candidates: a stone found, or one still to come
     # the footprint's own window, two pixels round it (as for any other)
     u0, v0, u1, v1 = max(wx - 2, 0), max(wy - 2, 0), min(wx + ww + 2, x1 - x0), min(wy + wh + 2, y1 - y0)
     piece = mine[v0:v1, u0:u1].astype(np.uint8) * 255
     piece = cv2.morphologyEx(_complete_crescents(_fill_holes(piece), min_d, max_d), cv2.MORPH_OPEN, _disk(min_d * 0.5))
     if not piece.any() or _roundness(piece) < MIN_ROUNDNESS:
         return None  # a streak, not a stone
-    return (x0 + u0, y0 + v0), piece // 255
+    return (x0 + u0, y0 + v0), piece // 255, others
 
 
 def _break_large(cand: np.ndarray, max_area: float, min_d: float):
@@ -1405,6 +1476,15 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
         score=float(score),
     )
 
+
+
+def _stone_of(f: _Footprint, z: np.ndarray, view: TopView, board: Board, min_d: float, max_d: float,
+              params: StoneParams, camera, surface: _Surface) -> Stone | None:
+    """The stone a footprint makes (`_stone` on its own window), or None."""
+    x0, y0 = f.origin
+    h, w = f.part.shape
+    return _stone(f.part, f.origin, z[y0:y0 + h, x0:x0 + w], view, board, min_d, max_d, f.cut, params, camera,
+                  f.min_score, surface, f.found_at)
 
 
 def _moved(st: Stone, by_mm: np.ndarray, board: Board) -> Stone:
