@@ -79,6 +79,28 @@ class OnFrames:
         """Whether the hand came over the stone at ``where`` (board mm) in any frame of the episode."""
         return any(self._hand_at(hand, where, fp) for hand in seg.hands)
 
+    def _visit(self, seg: Segment, taken: list[Footprint]) -> tuple[int, int] | None:
+        """When the hand came to take the stones ``taken`` and when it was off their places
+        again: a pickup's motion is the hand's, from its arrival at a stone it took to the first
+        frame after it was last at any of them. The arrival at each stone is the start of the
+        last run of frames with the hand at it (an arm that passed over it on its way to
+        another stone took nothing then). None where the hand was never seen at them."""
+        first = last = None
+        for fp in taken:
+            at = [self._hand_at(h, fp.centre, fp) for h in seg.hands]
+            if not any(at):
+                continue
+            end = max(n for n, a in enumerate(at) if a)
+            come = end
+            while come and at[come - 1]:
+                come -= 1
+            first = come if first is None else min(first, come)
+            last = end if last is None else max(last, end)
+        if first is None:
+            return None
+        end = seg.indices[last + 1] if last + 1 < len(seg.indices) else seg.end
+        return seg.indices[first], min(end, seg.end)
+
     def _hand_at(self, hand: np.ndarray, where: np.ndarray, fp: Footprint) -> bool:
         """Whether the hand (a thumbnail mask) is over or against the stone at ``where``."""
         grow = self.view.thumb // self.view.track

@@ -161,8 +161,9 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                         and _still_sliding(tracks[i], radius_mm(before[i]), seg.end)}
                 self.slid |= lost
                 self.sliding |= lost
+        visit = self._visit(seg, [f for i, f in before.items() if i not in after])
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       dist, pushed, hand, struck, back)
+                       dist, pushed, hand, struck, back, visit)
 
     def _unlanded(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                   tracks: dict) -> set[int]:

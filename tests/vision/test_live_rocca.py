@@ -128,6 +128,20 @@ def test_one_visit_of_the_hand_is_one_pickup(leave_between, taken):
     assert len(judge.rest) == 1
 
 
+def test_a_pickup_lasts_from_the_hand_coming_to_the_stone_to_its_leaving_the_place():
+    """A user reviewing a game jumps to a pickup's ``start``: the hand coming to take the
+    stone (issue 11: the first frame of the event's motion), not the moment the stone was seen
+    gone from under it; it ends when the hand is off the places of the stones it took. In this
+    clip the fingertip reaches the first stone at frame 15 and leaves it at 18; it reaches the
+    second at 43 and leaves it at 46."""
+    judge = LiveJudge((400.0, 300.0), FPS)
+    frames = _pickup_clip(leave_between=True)
+    first, second = [e for d in judge.run((f, i / FPS) for i, f in enumerate(frames)) for e in d.events]
+    for event, (came, left) in ((first, (15, 18)), (second, (43, 46))):
+        assert came - 0.1 * FPS <= event["start"] <= came
+        assert left <= event["end"] <= left + 0.1 * FPS
+
+
 def test_the_judge_says_when_something_is_happening_on_the_table():
     """`LiveJudge.moving` (what a display shows as "watching"): false while the stones lie still
     before the hand comes, true while the shot is under way, false again once it is given out."""
