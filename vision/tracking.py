@@ -19,11 +19,12 @@ import numpy as np
 from vision.assignment import assign
 from vision.footprints import OnFrames, area_mm2, footprint, radius_mm, with_id
 from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track, clearance
-from vision.motion import SMALL_LEVELS, Segment, View, colour_diff
+from vision.motion import SMALL_LEVELS, Segment, View, colour_diff, frames_for
 from vision.patches import PatchEvidence
 from vision.resting import AtRest
 from vision.tracks import Following
 
+STAY_S = 4.0  # how far back a hand that stayed in the picture is remembered
 HAND_STONES = 4  # a hand in view covers at least this many small stones' squares of the thumbnail
 Detector = Callable[[np.ndarray, np.ndarray | None], list]  # (frame, ignore mask) -> [Stone]
 
@@ -52,6 +53,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     slid_end: int = -1
     sliding: set[int] = field(default_factory=set)  # of those, the ones still sliding at its end
     slid_to: Footprint | None = None  # one found come to rest farther on, in this episode
+    # the frames (index, hand) of the last episodes, the hand staying in the picture since
+    stayed: list[tuple[int, np.ndarray]] = field(default_factory=list)
 
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
@@ -161,7 +164,11 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                         and _still_sliding(tracks[i], radius_mm(before[i]), seg.end)}
                 self.slid |= lost
                 self.sliding |= lost
-        visit = self._visit(seg, [f for i, f in before.items() if i not in after])
+        visit = self._visit(seg, [f for i, f in before.items() if i not in after], self.stayed)
+        # the hand still in the picture: where it was in this episode may be where it came to
+        # take what the next one finds taken
+        self.stayed = [*self.stayed, *zip(seg.indices, seg.hands, strict=True)][-frames_for(STAY_S, self.fps):] \
+            if seg.hand.any() else []
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
                        dist, pushed, hand, struck, back, visit)
 
