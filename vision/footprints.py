@@ -90,6 +90,8 @@ class OnFrames:
         another stone took nothing then), looked for back into ``earlier`` frames (index, hand)
         where the hand stayed in the picture from them on (it may have come and paused before
         it took anything). None where the hand was never seen at them."""
+        if not taken:
+            return None
         frames = [*earlier, *zip(seg.indices, seg.hands, strict=True)]
         first = last = None
         for fp in taken:

@@ -126,6 +126,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
             movers += [f for f in traced if not self._rejoin(f, before, after, tracks)]
         back |= {i for i in self.hidden if i in before}  # hidden, then shot from its place
         hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
+        self._whole_again(seg, before, after, tracks)
         unsteady = self._unlanded(seg, before, after, tracks) if hand else \
             self._unsteady(seg, before, after, tracks)
         movers = [m for m in movers if m.id in after]
@@ -179,8 +180,9 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         the palm, count as the hand), so the scene can seem at rest while a drop is still in
         the air. A new stone whose place changed between the first frame at rest
         (``Segment.settled``) and the frame judged, where no hand covered it then, and that
-        the detector does not find in that first frame, was still falling or rolling: not at
-        rest, it never came (the next episode finds it). A second look only where a stone
+        the detector does not find in that first frame (within its own size: one found that
+        near had landed, creeping a little farther, or its outline found a little differently),
+        was still falling or rolling: not at rest, it never came (the next episode finds it). A second look only where a stone
         turned up and its place changed. In place; returns no stones (as ``_unsteady`` would)."""
         new = [i for i in after if i not in before]
         if not new or seg.settled is None:
@@ -191,7 +193,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                and not self._hand_at(hand, after[i].centre, after[i])]
         seen = [f.centre for f in self._found(seg.settled, None)] if new else []
         for i in new:
-            if not any(np.linalg.norm(c - after[i].centre) < 0.5 * radius_mm(after[i]) for c in seen):
+            if not any(np.linalg.norm(c - after[i].centre) < radius_mm(after[i]) for c in seen):
                 del after[i]
                 tracks.pop(i, None)
         return set()
