@@ -8,6 +8,8 @@ see a stone in the same pixels.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -78,6 +80,34 @@ class OnFrames:
     def _handled(self, seg: Segment, where: np.ndarray, fp: Footprint) -> bool:
         """Whether the hand came over the stone at ``where`` (board mm) in any frame of the episode."""
         return any(self._hand_at(hand, where, fp) for hand in seg.hands)
+
+    def _visit(self, seg: Segment, taken: list[Footprint],
+               earlier: Sequence[tuple[int, np.ndarray]] = ()) -> tuple[int, int] | None:
+        """When the hand came to take the stones ``taken`` and when it was off their places
+        again: a pickup's motion is the hand's, from its arrival at a stone it took to the first
+        frame after it was last at any of them. The arrival at each stone is the start of the
+        last run of frames with the hand at it (an arm that passed over it on its way to
+        another stone took nothing then), looked for back into ``earlier`` frames (index, hand)
+        where the hand stayed in the picture from them on (it may have come and paused before
+        it took anything). None where the hand was never seen at them."""
+        if not taken:
+            return None
+        frames = [*earlier, *zip(seg.indices, seg.hands, strict=True)]
+        first = last = None
+        for fp in taken:
+            at = [self._hand_at(h, fp.centre, fp) for _, h in frames]
+            if not any(at):
+                continue
+            end = max(n for n, a in enumerate(at) if a)
+            come = end
+            while come and at[come - 1]:
+                come -= 1
+            first = come if first is None else min(first, come)
+            last = end if last is None else max(last, end)
+        if first is None:
+            return None
+        end = frames[last + 1][0] if last + 1 < len(frames) else seg.end
+        return frames[first][0], min(end, seg.end)
 
     def _hand_at(self, hand: np.ndarray, where: np.ndarray, fp: Footprint) -> bool:
         """Whether the hand (a thumbnail mask) is over or against the stone at ``where``."""

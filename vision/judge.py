@@ -157,6 +157,8 @@ class Episode:
     struck: set[int] = field(default_factory=set)  # moved, and no hand ever came over its place
     back: set[int] = field(default_factory=set)  # not found at the last rest (the hand beside
     # it), found again at its place: never taken
+    visit: tuple[int, int] | None = None  # the hand came to the stones taken, and was off their
+    # places again (frames): a pickup's start and end
 
     def displacement(self, sid: int) -> float:
         return float(np.linalg.norm(self.after[sid].centre - self.before[sid].centre))
@@ -210,8 +212,8 @@ def judge_episode(ep: Episode) -> list[dict]:
     elif ep.shot:
         events.append(judge_shot(ep))
     if ep.vanished:
-        start = min((ep.onset.get(s, ep.start) for s in ep.vanished), default=ep.start)
-        events.append({"type": "pickup", "start": start, "end": ep.end,
+        start, end = ep.visit or (min(ep.onset.get(s, ep.start) for s in ep.vanished), ep.end)
+        events.append({"type": "pickup", "start": start, "end": end,
                        "stones": sorted(ep.vanished)})
     return events
 

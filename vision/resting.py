@@ -270,6 +270,33 @@ class AtRest:
                     out.append(before[self._new(fp, before)])
         return out
 
+    def _whole_again(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
+                     tracks: dict[int, Track]) -> None:
+        """Two stones turned up touching, where the second frame at rest (``Segment.settled``)
+        shows one stone over both and neither of them on its own: that one stone, found as two
+        in one frame (a faint stone's outline broken by the picture's noise; a real pair of
+        stones lies apart in every frame). It takes their place, under the first one's id (in
+        place). A second look only where new stones touch."""
+        new = [i for i in after if i not in before]
+        pairs = [(i, j) for i, j in combinations(new, 2)
+                 if clearance(after[i].outline, after[j].outline) < TOUCH_MM]
+        if not pairs or seg.settled is None:
+            return
+        seen = self._found(seg.settled, None)
+        for i, j in pairs:
+            if i not in after or j not in after:
+                continue
+            parts = (after[i], after[j])
+            alone = [f for f in seen if any(np.linalg.norm(f.centre - p.centre) < 0.5 * radius_mm(p)
+                                            for p in parts)]
+            whole = [f for f in seen if all(np.linalg.norm(f.centre - p.centre) < radius_mm(f)
+                                            for p in parts)]
+            if len(whole) == 1 and all(f is whole[0] for f in alone):
+                after[i] = with_id(whole[0], i)
+                del after[j]
+                tracks.pop(i, None)
+                tracks.pop(j, None)
+
     def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                     tracks: dict[int, Track]) -> None:
         """A stone turned up at rest against a stone that moved, where no hand ever came, is that

@@ -19,11 +19,12 @@ import numpy as np
 from vision.assignment import assign
 from vision.footprints import OnFrames, area_mm2, footprint, radius_mm, with_id
 from vision.judge import MOVE_MM, STILL_MM, Episode, Footprint, Track, clearance
-from vision.motion import SMALL_LEVELS, Segment, View, colour_diff
+from vision.motion import SMALL_LEVELS, Segment, View, colour_diff, frames_for
 from vision.patches import PatchEvidence
 from vision.resting import AtRest
 from vision.tracks import Following
 
+STAY_S = 4.0  # how far back a hand that stayed in the picture is remembered
 HAND_STONES = 4  # a hand in view covers at least this many small stones' squares of the thumbnail
 Detector = Callable[[np.ndarray, np.ndarray | None], list]  # (frame, ignore mask) -> [Stone]
 
@@ -52,6 +53,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     slid_end: int = -1
     sliding: set[int] = field(default_factory=set)  # of those, the ones still sliding at its end
     slid_to: Footprint | None = None  # one found come to rest farther on, in this episode
+    # the frames (index, hand) of the last episodes, the hand staying in the picture since
+    stayed: list[tuple[int, np.ndarray]] = field(default_factory=list)
 
     def start(self, frame: np.ndarray) -> None:
         """Stones at rest in the first frame (a referee may start mid-game)."""
@@ -123,6 +126,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
             movers += [f for f in traced if not self._rejoin(f, before, after, tracks)]
         back |= {i for i in self.hidden if i in before}  # hidden, then shot from its place
         hand = any(self._a_hand(h) for h in (seg.hand_before, seg.hand, *seg.hands))
+        self._whole_again(seg, before, after, tracks)
         unsteady = self._unlanded(seg, before, after, tracks) if hand else \
             self._unsteady(seg, before, after, tracks)
         movers = [m for m in movers if m.id in after]
@@ -161,8 +165,13 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                         and _still_sliding(tracks[i], radius_mm(before[i]), seg.end)}
                 self.slid |= lost
                 self.sliding |= lost
+        visit = self._visit(seg, [f for i, f in before.items() if i not in after], self.stayed)
+        # the hand still in the picture: where it was in this episode may be where it came to
+        # take what the next one finds taken
+        self.stayed = [*self.stayed, *zip(seg.indices, seg.hands, strict=True)][-frames_for(STAY_S, self.fps):] \
+            if seg.hand.any() else []
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       dist, pushed, hand, struck, back)
+                       dist, pushed, hand, struck, back, visit)
 
     def _unlanded(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                   tracks: dict) -> set[int]:
@@ -171,8 +180,9 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         the palm, count as the hand), so the scene can seem at rest while a drop is still in
         the air. A new stone whose place changed between the first frame at rest
         (``Segment.settled``) and the frame judged, where no hand covered it then, and that
-        the detector does not find in that first frame, was still falling or rolling: not at
-        rest, it never came (the next episode finds it). A second look only where a stone
+        the detector does not find in that first frame (within its own size: one found that
+        near had landed, creeping a little farther, or its outline found a little differently),
+        was still falling or rolling: not at rest, it never came (the next episode finds it). A second look only where a stone
         turned up and its place changed. In place; returns no stones (as ``_unsteady`` would)."""
         new = [i for i in after if i not in before]
         if not new or seg.settled is None:
@@ -183,7 +193,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                and not self._hand_at(hand, after[i].centre, after[i])]
         seen = [f.centre for f in self._found(seg.settled, None)] if new else []
         for i in new:
-            if not any(np.linalg.norm(c - after[i].centre) < 0.5 * radius_mm(after[i]) for c in seen):
+            if not any(np.linalg.norm(c - after[i].centre) < radius_mm(after[i]) for c in seen):
                 del after[i]
                 tracks.pop(i, None)
         return set()

@@ -704,3 +704,42 @@ def test_a_stone_hidden_beside_the_hand_and_then_shot_keeps_its_id():
     (shot,) = judge_episode(ep)
     assert (shot["type"], shot["shooter"], shot["verdict"]) == ("shot", sid, "pass")
     assert sid in ep.back and sorted(tracker.rest) == sorted({*gate, sid})
+
+
+def _broken(stone: Stone) -> list[Stone]:
+    """A stone found as two touching parts (a faint stone's outline broken by noise)."""
+    ring = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    r = 0.6 * stone.radius_mm
+    out = []
+    for dx in (-0.45 * stone.radius_mm, 0.45 * stone.radius_mm):
+        x, y = stone.x_mm + dx, stone.y_mm
+        outline = np.array([x, y]) + r * np.stack([np.cos(ring), np.sin(ring)], axis=1)
+        out.append(dataclasses.replace(stone, x_mm=x, y_mm=y, radius_mm=r, outline_mm=outline))
+    return out
+
+
+def test_a_dropped_stone_found_as_two_in_one_frame_at_rest_is_one_stone():
+    """A drop brings the stones it brings: one landed stone the detector finds as two touching
+    parts in the frame judged, and whole in the other frame at rest (a real pair of stones lies
+    apart in both), counts once (rocca.txt "Dropping pieces": the landed pieces are counted)."""
+    spots = [(120.0, 100.0), (200.0, 180.0), (300.0, 120.0)]
+    c = Composer(spots)
+    empty, dropped = c.frame({}), c.frame(dict(enumerate(spots)))
+    settled = dropped.copy()  # the first frame at rest: another frame of the same scene
+    board = find_board(empty, SIZE_MM)
+
+    def detect(img, ignore):
+        found = detect_stones(img, board, ignore)
+        if img is not dropped:
+            return found
+        broken = min(found, key=lambda s: np.hypot(s.x_mm - spots[1][0], s.y_mm - spots[1][1]))
+        return [s for s in found if s is not broken] + _broken(broken)
+
+    tracker = EpisodeTracker(board, View.of(board, empty.shape), detect, FPS)
+    assert len([s for s in detect(dropped, None)]) == 4
+    tracker.start(empty)
+    seg = Segment(0, 2, [0, 1, 2], [], [], empty, dropped, np.zeros((1, 1), np.uint8),
+                  settled=settled)
+    (drop,) = judge_episode(tracker.episode(seg))
+    assert (drop["type"], drop["landed"], drop["splashed"]) == ("drop", 3, 0)
+    assert sorted(np.round(f.centre[0] / 10) for f in tracker.rest.values()) == [12, 20, 30]

@@ -87,10 +87,10 @@ def test_a_bumped_camera_is_recalibrated_without_inventing_events():
     assert all(np.hypot(*np.subtract(after[i], before[i])) < 1.5 for i in before)
 
 
-def _pickup_clip(leave_between: bool) -> list[np.ndarray]:
+def _pickup_clip(leave_between: bool, pause: int = 2) -> list[np.ndarray]:
     """Three stones at rest; a hand comes down from the North edge and takes the two gate stones,
-    one after the other. Between them it pauses aside (``leave_between``: it leaves the picture
-    and comes back instead)."""
+    one after the other, resting on the first for ``pause`` frames before it takes it. Between
+    them it pauses aside (``leave_between``: it leaves the picture and comes back instead)."""
     c = Composer([*GATE, SHOOTER_START])
     where = {0: GATE[0], 1: GATE[1], 2: SHOOTER_START}
 
@@ -105,7 +105,8 @@ def _pickup_clip(leave_between: bool) -> list[np.ndarray]:
         return out
 
     out, above, aside = [c.frame(where) for _ in range(10)], (200.0, -80.0), (280.0, 150.0)
-    out += moves(above, GATE[0], 6) + moves(GATE[0], GATE[0], 2)  # holds shorter than settling
+    out += moves(above, GATE[0], 6) + moves(GATE[0], GATE[0], pause)  # by default, holds shorter
+    # than settling
     del where[0]  # taken
     if leave_between:
         out += moves(GATE[0], above, 6) + moves(above, above, 12) + moves(above, GATE[1], 8)
@@ -126,6 +127,25 @@ def test_one_visit_of_the_hand_is_one_pickup(leave_between, taken):
     assert [e["type"] for e in events] == ["pickup"] * len(taken)
     assert [len(e["stones"]) for e in events] == taken
     assert len(judge.rest) == 1
+
+
+def test_a_pickup_lasts_from_the_hand_coming_to_the_stone_to_its_leaving_the_place():
+    """A user reviewing a game jumps to a pickup's ``start``: the hand coming to take the
+    stone (issue 11: the first frame of the event's motion), not the moment the stone was seen
+    gone from under it; it ends when the hand is off the places of the stones it took. In this
+    clip the fingertip reaches the first stone at frame 15 and leaves it at 18; it reaches the
+    second at 43 and leaves it at 46. A hand that paused between the stones made one pickup,
+    from its coming to the first (15) to its leaving the second (at 42); so did one that rested
+    on the first stone for longer than the scene takes to settle before it took it."""
+    for leave_between, pause, visits in ((True, 2, [(15, 18), (43, 46)]), (False, 2, [(15, 42)]),
+                                         (True, 12, [(15, 28), (53, 56)])):
+        judge = LiveJudge((400.0, 300.0), FPS)
+        frames = _pickup_clip(leave_between, pause)
+        events = [e for d in judge.run((f, i / FPS) for i, f in enumerate(frames)) for e in d.events]
+        assert len(events) == len(visits)
+        for event, (came, left) in zip(events, visits, strict=True):
+            assert came - 0.1 * FPS <= event["start"] <= came
+            assert left <= event["end"] <= left + 0.1 * FPS
 
 
 def test_the_judge_says_when_something_is_happening_on_the_table():
