@@ -813,18 +813,20 @@ GROW_LOW = 0.6  # a small lit top grows over pixels whose 3x3 mean difference ex
 def _grow_small(labels: np.ndarray, k: int, stats: np.ndarray, cand: np.ndarray, z: np.ndarray, readable: np.ndarray,
                 min_d: float, max_d: float, threshold: float, join: bool = False
                 ) -> tuple[tuple[int, int], np.ndarray, list[int]] | None:
-    """A candidate too small for a stone (component `k` of `labels`), grown over the fainter
-    difference around it: (the window's top-left corner, the footprint in it), or None.
+    """A candidate too small for a stone (component `k` of `labels`, `stats` their boxes and
+    areas), grown over the fainter difference around it: (the window's top-left corner, the
+    footprint in it, the other components it took in), or None.
 
     A small stone close to the surface's colour differs from it by more than `threshold` only
     at its lit top, a patch smaller than the smallest stone; its shaded rim and its shadow differ
     less, per pixel, but over a stone's area. Such a patch grows over the pixels whose local mean
     difference (3x3) exceeds GROW_LOW of `threshold` and that join it, when what it grows into
-    holds no other candidates (a stone already found is not changed), is stone-sized and as round
-    as a stone with its shadow (MIN_ROUNDNESS, as a piece cut at a waist; a streak is not). The
-    grown footprint goes through every test a footprint does, its contrast counted against the
-    lower level it was found at (`_stone`); a faint one must be a lit body (FAINT, SHADED) as any
-    other. Not tried in the strips along the board's edges (the caller's test): their surface,
+    holds no other candidates (a stone already found is not changed; with `join`, later faint
+    blobs no larger than a stone may be taken in: a pale stone's top and its shadow, apart in
+    the candidates), is stone-sized and as round as a stone with its shadow (MIN_ROUNDNESS, as
+    a piece cut at a waist; a streak is not). The grown footprint goes through every test a
+    footprint does, its contrast counted against the lower level it was found at (`_stone`); a
+    faint one must be a lit body (FAINT, SHADED) as any other. Not tried in the strips along the board's edges (the caller's test): their surface,
     an edge profile fitted over stretches many stones long, is good to the noise, not to a
     fraction of it, and heavy JPEG smears along the rim there (what grew there were false stones)."""
     min_area, max_area = np.pi * (min_d / 2) ** 2 * 0.7, np.pi * (max_d / 2) ** 2
@@ -1475,7 +1477,6 @@ def _stone(part, origin, z, view: TopView, board: Board, min_d, max_d, cut: bool
         on_board=bool(board.on_board(np.array([cx, cy]))), x_px=float(centre_px[0]), y_px=float(centre_px[1]),
         score=float(score),
     )
-
 
 
 def _stone_of(f: _Footprint, z: np.ndarray, view: TopView, board: Board, min_d: float, max_d: float,

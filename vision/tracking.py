@@ -182,8 +182,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         (``Segment.settled``) and the frame judged, where no hand covered it then, and that
         the detector does not find in that first frame (within its own size: one found that
         near had landed, creeping a little farther, or its outline found a little differently),
-        was still falling or rolling: not at rest, it never came (the next episode finds it). A second look only where a stone
-        turned up and its place changed. In place; returns no stones (as ``_unsteady`` would)."""
+        was still falling or rolling: not at rest, it never came (the next episode finds it). A
+        second look only where a stone turned up and its place changed. In place; returns no stones (as ``_unsteady`` would)."""
         new = [i for i in after if i not in before]
         if not new or seg.settled is None:
             return set()
