@@ -7,9 +7,12 @@ and speed of the whole pipeline beside a baseline measured in the same run.
     python -m bench.vision --fps 30 --size 1280x720     # another camera (a webcam at 30 fps)
     python -m bench.vision --style distortion_k1=-0.1   # a wide lens (any style key, JSON value)
 
-Seeds: the figures are taken on seeds 2000 and above, which nobody develops or tunes on (a judge
-tuned on its benchmark's clips measures the tuning, not the judge). Seeds below 2000 are for
-development; the tests use 100 and 101.
+Seeds: the figures are taken on seeds 2000-2031, which are only ever run whole, never looked at
+clip by clip (a judge tuned on its benchmark's clips measures the tuning, not the judge). Each
+round's first run on seeds never run before (2096 and up, in order) is the honest figure for
+footage nobody has seen; once their wrong calls are read they become development seeds, as
+2032-2095 are (docs/vision/analysis.md, "Measured", keeps the tally). Seeds below 2000 are for
+development; the tests use 100 and 101, and a few named development seeds.
 
 Accuracy: verdict accuracy over shots (unsure counts as wrong), false fouls (a pass called a foul,
 over passes), missed fouls (a foul called a pass, over fouls), unsure rate, drop counts right,
