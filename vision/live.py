@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from vision.board import Board, BoardWatch, CalibrationError, find_board
@@ -120,7 +121,10 @@ class LiveJudge:
 
     def _settled(self, seg: Segment) -> list[Decision]:
         report = self._watch.check(seg.after)
-        if report.status == "moved":  # a bumped camera: re-anchor, positions in mm stay valid
+        if report.status == "moved" and \
+                _picture_shift(seg.before, seg.after) > self._watch.tolerance_px / 2:
+            # a bumped camera: re-anchor, positions in mm stay valid (markers refitted a pixel or
+            # two off on a picture that did not move are no camera moved: the episode is judged)
             self.board = report.board
             view = View.of(self.board, seg.after.shape)
             self._segmenter.view = self._tracker.view = view
@@ -190,6 +194,14 @@ class LiveJudge:
             return []
         seg = self._segmenter.flush(self._last)
         return [*(self._settled(seg) if seg else []), *self._release()]
+
+
+def _picture_shift(before: np.ndarray, after: np.ndarray) -> float:
+    """How far the whole picture moved between two frames (pixels): a camera that moved shifts
+    all of it, stones and hands change only parts."""
+    grey = [cv2.cvtColor(f, cv2.COLOR_BGR2GRAY).astype(np.float32) for f in (before, after)]
+    (dx, dy), _ = cv2.phaseCorrelate(*grey)
+    return float(np.hypot(dx, dy))
 
 
 def _shooter(decision: Decision) -> int | None:

@@ -7,6 +7,8 @@ Rules: rocca.txt "Dropping pieces" (pieces off the board on the drop are set asi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -15,7 +17,7 @@ from engines.core import load
 from referee.rocca_vision import VisionRejected, apply_vision, drive, verdict_inputs
 from tests.vision.drawn_scene import draw_hand
 from tests.vision.judge_clips import GATE, SHOOTER_START, Composer, drop_then_shot_clip, shot_clip
-from vision.board import find_board
+from vision.board import BoardWatch, find_board
 from vision.live import LiveJudge
 
 FPS = 30.0
@@ -85,6 +87,21 @@ def test_a_bumped_camera_is_recalibrated_without_inventing_events():
     after = {i: tuple(f.centre) for i, f in judge.rest.items()}
     assert set(after) == set(before)
     assert all(np.hypot(*np.subtract(after[i], before[i])) < 1.5 for i in before)
+
+
+def test_a_shot_is_judged_when_the_markers_are_refitted_off_but_the_picture_stayed():
+    """The markers are found some pixels off their anchoring when a shot settles (their fit
+    jitters, a stone's shadow at a corner) while the picture did not move: no camera moved, so
+    the shot is judged as it is (a referee never stays silent on a shot)."""
+    frames = shot_clip()
+    judge = LiveJudge((400.0, 300.0), FPS)
+    judge.feed(frames[0], 0.0)
+    judge._watch = BoardWatch(replace(judge.board, corners_px=judge.board.corners_px + (2.5, 1.5)))
+    decisions = [d for i, f in enumerate(frames[1:], 1) for d in judge.feed(f, i / FPS)] + judge.finish()
+    shots = [e for d in decisions for e in d.events]
+    shooter = min(judge.initial.rest, key=lambda s: np.hypot(s["x_mm"] - SHOOTER_START[0],
+                                                             s["y_mm"] - SHOOTER_START[1]))["id"]
+    assert [(e["type"], e["verdict"], e["shooter"]) for e in shots] == [("shot", "pass", shooter)]
 
 
 def _pickup_clip(leave_between: bool, pause: int = 2) -> list[np.ndarray]:
