@@ -552,22 +552,16 @@ def detect_stones(
         seed_only = i in seed_labels
         faint_blob = seed_only or area < min_area or (
             area <= max_area and _faint_blob(labels, i, stats[i], z, params.threshold))
-        if faint_blob and (seed_only or area < min_area / 0.7):
-            # a speck, or the lit top of a faint stone (a faint one up to the smallest stone's size)
+        if faint_blob:
+            # a speck, or the lit top of a faint stone (a faint one up to the smallest stone's
+            # size); a larger faint blob is grown only together with fainter pieces of one stone
+            # (its lit top and its shadow, apart in the candidates): alone, it is taken as it is
             grown = grow(i, join=True)
-            if grown is not None:
+            if grown is not None and (seed_only or area < min_area / 0.7 or grown[2]):
                 joined.update(grown[2])
                 add(grown[1], int(grown[0][0]), int(grown[0][1]), GROW_LOW)
                 continue
             if area < min_area or seed_only:
-                continue
-        elif faint_blob:
-            # a larger faint blob is grown only together with fainter pieces of one stone (its lit
-            # top and its shadow, apart in the candidates): alone, it is taken as it is first
-            grown = grow(i, join=True)
-            if grown is not None and grown[2]:
-                joined.update(grown[2])
-                add(grown[1], int(grown[0][0]), int(grown[0][1]), GROW_LOW)
                 continue
         x0, y0 = max(x - 2, 0), max(y - 2, 0)
         x1, y1 = min(x + w + 2, cand.shape[1]), min(y + h + 2, cand.shape[0])
