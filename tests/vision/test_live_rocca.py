@@ -122,8 +122,8 @@ def _pickup_clip(leave_between: bool, pause: int = 2) -> list[np.ndarray]:
         return out
 
     out, above, aside = [c.frame(where) for _ in range(10)], (200.0, -80.0), (280.0, 150.0)
-    out += moves(above, GATE[0], 6) + moves(GATE[0], GATE[0], pause)  # by default, holds shorter
-    # than settling
+    # by default the hand holds on the first stone for less time than the scene takes to settle
+    out += moves(above, GATE[0], 6) + moves(GATE[0], GATE[0], pause)
     del where[0]  # taken
     if leave_between:
         out += moves(GATE[0], above, 6) + moves(above, above, 12) + moves(above, GATE[1], 8)
