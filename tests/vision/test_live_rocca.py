@@ -71,13 +71,23 @@ def test_unsure_and_out_of_turn_events_change_nothing():
     assert same == state and events == []
 
 
-def test_a_bumped_camera_is_recalibrated_without_inventing_events():
-    """The camera is knocked a few pixels while everything rests: the markers are found again,
-    the stones keep their ids and board positions, and no drop, shot or pickup is reported."""
+def _knocked(picture: np.ndarray, turn_deg: float, shift_px: tuple[float, float]) -> np.ndarray:
+    """The picture of a camera knocked: turned about the board's middle and shifted."""
+    middle = find_board(picture, (400.0, 300.0)).corners_px.mean(axis=0)
+    m = cv2.getRotationMatrix2D((float(middle[0]), float(middle[1])), turn_deg, 1.0)
+    m[:, 2] += shift_px
+    return cv2.warpAffine(picture, m, picture.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+
+
+@pytest.mark.parametrize("turn_deg, shift_px", [(0.0, (6.0, 4.0)), (0.7, (0.0, 0.0))],
+                         ids=["shifted", "turned-about-the-middle"])
+def test_a_bumped_camera_is_recalibrated_without_inventing_events(turn_deg, shift_px):
+    """The camera is knocked while everything rests (shifted a few pixels, or turned about the
+    board's middle, which moves the markers by 3-4 px while the middle of the picture stays):
+    the markers are found again, the stones keep their ids and board positions, and no drop,
+    shot or pickup is reported."""
     frames = shot_clip()
-    rest = frames[-1]
-    bumped = cv2.warpAffine(rest, np.float32([[1, 0, 6], [0, 1, 4]]), rest.shape[1::-1],
-                            borderMode=cv2.BORDER_REPLICATE)
+    bumped = _knocked(frames[-1], turn_deg, shift_px)
     judge = LiveJudge((400.0, 300.0), FPS)
     stream = [*frames, *[bumped] * 20]
     decisions = list(judge.run((f, i / FPS) for i, f in enumerate(stream)))
