@@ -838,6 +838,20 @@ def test_a_stone_found_at_its_place_as_two_halves_stays_one_stone():
     assert EpisodeTracker._rejoined(before, part_and_stone, after, {0}) == set()
 
 
+def test_a_stone_found_broken_in_the_first_frame_is_one_stone_at_a_second_look():
+    """Stones are whole and separate. A pale oblong stone of the board's own hue (generated
+    `clear_pass` 1224) is found in the calibration frame as two touching pieces: kept as two
+    stones, the third made the clear a gate shot (RULINGS Rocca: a gate shot needs 3 or more
+    pieces on the board, a clear exactly 2), a false `touched_gate`. A second look at the first
+    scene a moment later shows one stone over both: the judge starts with the truth's two."""
+    clip = generate_clip("clear_pass", 1224)
+    frames = clip.iter_frames()
+    judge = LiveJudge(tuple(clip.truth["board"]["size_mm"]), 60.0)
+    for i in range(12):  # still at rest: the hand comes later
+        judge.feed(next(frames), i / 60.0)
+    assert len(judge.initial.rest) == len(judge.rest) == len(clip.truth["truth"]["frames"][0]) == 2
+
+
 def test_the_background_at_a_bare_place_beside_the_rim_is_the_board_as_it_is_after():
     """A stone that lay across the board's West rim left (its place plainly bare after: its
     closed outline gone). Filled in from around, the rim's edge through its place is smeared,
