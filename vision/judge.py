@@ -359,9 +359,24 @@ def _on_line(ep: Episode, shooter: int, track: Track | None) -> bool:
     return bool(off.max() <= size)
 
 
+def _driven(ep: Episode, shooter: int, other: int) -> bool:
+    """Whether the shooter drove ``other`` on in a clear: stones do not move by themselves, and
+    the shooter is the only stone set moving; the other one, moved farther than its own size
+    (no detection's jitter) although no hand ever came over its place (``Episode.struck``), with
+    no third stone moved, was struck by the shooter, however far apart their footprints stayed
+    (a dark stone on a dark board is found at a fraction of its size, and its footprint alone
+    leaves a gap to the shooter's path)."""
+    if other not in ep.after or other not in ep.struck or set(ep.moved) - {shooter, other}:
+        return False
+    size = float(np.linalg.norm(ep.before[other].shape, axis=1).mean())
+    return ep.displacement(other) > size
+
+
 def _judge_clear(ep: Episode, shooter: int, path: np.ndarray, event: dict) -> None:
     other = next(s for s, f in ep.before.items() if f.on_board and s != shooter)
     hit, why = _contact(ep, shooter, path, other)
+    if hit is not True and _driven(ep, shooter, other):
+        hit = True
     if hit is None:
         event["why"] = why
     elif not hit:

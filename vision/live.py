@@ -63,6 +63,7 @@ class LiveJudge:
     _last: np.ndarray | None = None
     _held: Decision | None = None  # a pickup while the hand is still in the picture
     _sliding: Decision | None = None  # a shot whose shooter was still sliding when it settled
+    _second_look: int = -1  # the frame the first scene is looked at again (a moment after)
     initial: Decision | None = None  # the stones at rest when judging began (no events)
 
     @property
@@ -92,6 +93,10 @@ class LiveJudge:
             self._calibrate(frame)
             return []
         seg = self._segmenter.push(self.frame, frame)
+        if self.frame == self._second_look:
+            if not seg and not self._segmenter.moving:  # still the first scene at rest
+                self._tracker.look_again(frame)
+                self.initial = Decision(self.initial.frame, [], rest_json(self._tracker.rest), None)
         if seg:
             return self._settled(seg)
         if self._sliding is not None and not self._segmenter.moving and \
@@ -114,6 +119,7 @@ class LiveJudge:
         self._tracker = EpisodeTracker(self.board, view, self._detector(), self._rate())
         self._tracker.start(frame)
         self.initial = Decision(self.frame, [], rest_json(self._tracker.rest), None)
+        self._second_look = self.frame + self._segmenter.settle_frames
 
     def _detector(self):
         board = self.board

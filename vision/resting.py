@@ -274,28 +274,40 @@ class AtRest:
                      tracks: dict[int, Track]) -> None:
         """Two stones turned up touching, where the second frame at rest (``Segment.settled``)
         shows one stone over both and neither of them on its own: that one stone, found as two
-        in one frame (a faint stone's outline broken by the picture's noise; a real pair of
-        stones lies apart in every frame). It takes their place, under the first one's id (in
-        place). A second look only where new stones touch."""
-        new = [i for i in after if i not in before]
-        pairs = [(i, j) for i, j in combinations(new, 2)
-                 if clearance(after[i].outline, after[j].outline) < TOUCH_MM]
-        if not pairs or seg.settled is None:
+        in one frame (`_whole`). A second look only where new stones touch."""
+        if seg.settled is None:
             return
-        seen = self._found(seg.settled, None)
+        for i, j in self._whole(after, [i for i in after if i not in before], seg.settled):
+            tracks.pop(i, None)
+            tracks.pop(j, None)
+
+    def _whole(self, stones: dict[int, Footprint], ids: list[int], frame: np.ndarray
+               ) -> list[tuple[int, int]]:
+        """Two of the stones ``ids`` found touching, where ``frame`` (a second look at the same
+        scene at rest) shows one stone over both and neither of them on its own, are that one
+        stone found as two in one frame (a faint stone's outline broken by the picture's noise;
+        a real pair of stones lies apart in every frame). It takes their place, under the first
+        one's id (in ``stones``, in place). Returns the pairs joined. A detection of ``frame``
+        only where two of them touch."""
+        pairs = [(i, j) for i, j in combinations(ids, 2)
+                 if clearance(stones[i].outline, stones[j].outline) < TOUCH_MM]
+        if not pairs:
+            return []
+        seen = self._found(frame, None)
+        joined = []
         for i, j in pairs:
-            if i not in after or j not in after:
+            if i not in stones or j not in stones:
                 continue
-            parts = (after[i], after[j])
+            parts = (stones[i], stones[j])
             alone = [f for f in seen if any(np.linalg.norm(f.centre - p.centre) < 0.5 * radius_mm(p)
                                             for p in parts)]
             whole = [f for f in seen if all(np.linalg.norm(f.centre - p.centre) < radius_mm(f)
                                             for p in parts)]
             if len(whole) == 1 and all(f is whole[0] for f in alone):
-                after[i] = with_id(whole[0], i)
-                del after[j]
-                tracks.pop(i, None)
-                tracks.pop(j, None)
+                stones[i] = with_id(whole[0], i)
+                del stones[j]
+                joined.append((i, j))
+        return joined
 
     def _join_parts(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                     tracks: dict[int, Track]) -> None:

@@ -63,6 +63,16 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
             self._new(fp, self.rest)
         self.sightings = {i: [(f.centre, area_mm2(f))] for i, f in self.rest.items()}
 
+    def look_again(self, frame: np.ndarray) -> None:
+        """A second look at the first scene (``frame``, a moment after the one ``start`` read,
+        still at rest): the stones of one frame are as a drop's, new, and two of them found
+        touching that this frame shows as one stone are that stone found broken (`_whole`: a
+        pale stone of the board's own hue found as two pieces made a clear a gate, with a third
+        stone that followed the shooter)."""
+        for i, j in self._whole(self.rest, list(self.rest), frame):
+            self.sightings[i] = [(self.rest[i].centre, area_mm2(self.rest[i]))]
+            del self.sightings[j]
+
     def relocate(self, frame: np.ndarray) -> None:
         """After the camera moved: the stones found in ``frame`` keep the ids of the stones at
         rest nearest to them (in board mm); the others are believed when found again."""

@@ -119,7 +119,13 @@ class Following:
             if m.id in after:  # came over stayed (merged with a stone it touches, or missed)
                 continue
             if not self._handled(seg, m.centre, m):
-                after[m.id] = m  # unseen at rest: where it was is all we know
+                # unseen at rest: where it was is all we know, unless it was seen going (struck
+                # on, farther than its size): then it left, and its last sighting is the nearest
+                # place we know (a dark stone on a dark board, lost as it slowed)
+                last = _last_seen(xy[:, r], m.centre)
+                after[m.id] = Footprint(m.id, last, m.shape + last,
+                                        bool(self.board.on_board(last[None])[0])) \
+                    if _went(xy[:, r], m) else m
             elif seg.hand.any() and _lay_on(xy[:, r], m) and \
                     not self._outline_left((seg.before, seg.after), m):
                 after[m.id] = m  # seen lying at its place to the end: the hand only came near

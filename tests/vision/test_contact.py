@@ -793,6 +793,22 @@ def test_a_stone_the_hand_lifted_away_is_taken_though_its_place_shows_an_edge(se
     assert events[0]["shooter"] not in judge.rest
 
 
+def test_a_dark_stone_struck_on_and_lost_as_it_slows_is_not_put_back_at_its_place():
+    """RULINGS Rocca, clears: the shooter must hit the other piece. A dark stone on dark felt
+    (generated `clear_pass` 1211) is found at rest at a fraction of its size; struck, it was
+    followed sliding away from its place, lost as it slowed, and not found at rest. Put back at
+    its place (no hand came over it, so none took it), it had not moved, and the shooter's path
+    left a gap to its small footprint: a false `missed_clear`. It went: it lies where it was
+    last seen, and, moved farther than its size with no hand near it, it was struck by the
+    shooter (stones do not move by themselves)."""
+    clip = generate_clip("clear_pass", 1211)
+    judge = LiveJudge(tuple(clip.truth["board"]["size_mm"]), 60.0)
+    events = [e for d in judge.run((f, i / 60.0) for i, f in enumerate(clip.iter_frames()))
+              for e in d.events]
+    (shot,) = [e for e in events if e["type"] == "shot"]
+    assert (shot["kind"], shot["verdict"], shot["fouls"]) == ("clear", "pass", [])
+
+
 def test_a_blurred_shooter_that_runs_into_a_stone_is_followed_through_their_one_blob():
     """A fast shooter's blob (the stone blurred, with its shadow) is several times its footprint;
     coming to rest against the stone it strikes (generated `gate_pass_hit` 2083), the two make
@@ -836,6 +852,20 @@ def test_a_stone_found_at_its_place_as_two_halves_stays_one_stone():
     part_and_stone = [halves[0], _ring(-1, 110.0, 150.0, 9.0)]
     after = {0: with_id(halves[0], 0)}
     assert EpisodeTracker._rejoined(before, part_and_stone, after, {0}) == set()
+
+
+def test_a_stone_found_broken_in_the_first_frame_is_one_stone_at_a_second_look():
+    """Stones are whole and separate. A pale oblong stone of the board's own hue (generated
+    `clear_pass` 1224) is found in the calibration frame as two touching pieces: kept as two
+    stones, the third made the clear a gate shot (RULINGS Rocca: a gate shot needs 3 or more
+    pieces on the board, a clear exactly 2), a false `touched_gate`. A second look at the first
+    scene a moment later shows one stone over both: the judge starts with the truth's two."""
+    clip = generate_clip("clear_pass", 1224)
+    frames = clip.iter_frames()
+    judge = LiveJudge(tuple(clip.truth["board"]["size_mm"]), 60.0)
+    for i in range(12):  # still at rest: the hand comes later
+        judge.feed(next(frames), i / 60.0)
+    assert len(judge.initial.rest) == len(judge.rest) == len(clip.truth["truth"]["frames"][0]) == 2
 
 
 def test_the_background_at_a_bare_place_beside_the_rim_is_the_board_as_it_is_after():

@@ -223,6 +223,28 @@ def test_a_clear_whose_path_turns_at_the_other_stone_hit_it():
     assert (missed["verdict"], missed["fouls"]) == ("foul", ["missed_clear"])
 
 
+def test_a_clear_whose_other_stone_was_driven_on_with_no_hand_near_it_hit_it():
+    """RULINGS Rocca, clears: the shooter must hit the other piece. Stones do not move by
+    themselves: the other stone, a dark one found at a fraction of its size (5 mm of 11), slid
+    on 10 mm, farther than its footprint's size, though no hand came over it (struck): only the
+    shooter can have moved it, though the footprints leave 4.5 mm between them. The same stone
+    shifted by less than its size (a faint stone's detection jitters that much), or moved by
+    the hand, decides nothing: the footprints' gap is a miss."""
+    path = [(100.0, 100.0), (154.5, 100.0)]
+    before = {0: stone(0, *path[0], r=12.0), 1: stone(1, 176.0, 100.0, r=5.0)}
+    xy = resample(np.array(path), 2.5)
+    tracks = {0: Track(0, np.arange(10, 10 + len(xy)), xy, np.ones(len(xy), bool))}
+
+    def clear(to: float, struck: set[int]) -> dict:
+        after = {0: stone(0, *path[-1], r=12.0), 1: stone(1, to, 100.0, r=5.0)}
+        (e,) = judge_episode(Episode(5, 60, 60.0, before, after, tracks, {0: 10}, struck=struck))
+        return e
+
+    assert (clear(186.0, {1})["verdict"], clear(186.0, {1})["fouls"]) == ("pass", [])
+    for to, struck in ((180.0, {1}), (186.0, set())):
+        assert (clear(to, struck)["verdict"], clear(to, struck)["fouls"]) == ("foul", ["missed_clear"])
+
+
 def test_a_shooter_moved_with_no_hand_in_view_is_unsure_but_one_the_mask_missed_is_judged():
     """Rubber Band: a shooter that stops in the band is not through. Stones do not move by
     themselves: with no hand in view at all, what moved the shooter was not seen (unsure, with
