@@ -340,6 +340,21 @@ def test_a_graze_the_patch_contradicts_is_for_the_players():
     assert e["verdict"] == "unsure" and "did not move" in e["why"]
 
 
+def test_one_sighting_jittered_into_a_gate_stone_that_did_not_move_is_no_touch():
+    """RULINGS Rocca, Rubber Band: the shooter that goes through the gate touching neither gate
+    stone passes. It slides by a gate stone 2 mm clear of it; one sighting, its blob's centre
+    dragged aside by its shadow's fringe, lies 3 mm into that stone, whose patch shows it did not
+    move at all. A sliding stone does not dip into a stone and out again in one frame without
+    moving it: that sighting is jitter, and the shot passes (it was called unsure)."""
+    before = {0: _disc(0, 100, 180), 1: _disc(1, 200, 150), 2: _disc(2, 200, 250)}
+    after = {**before, 0: _disc(0, 300, 180)}
+    xy = np.stack([np.linspace(100, 300, 30), np.full(30, 180.0)], axis=1)
+    xy[14, 1] = 175.0  # 25 mm from the gate stone's centre: 3 mm of overlap, this frame only
+    tracks = {0: Track(0, np.arange(10, 40), xy, np.ones(30, bool))}
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, after, tracks, {0: 10}, shift={1: 0.05, 2: 0.02}))
+    assert (e["verdict"], e["gate"]) == ("pass", [1, 2])
+
+
 def test_a_stone_come_to_rest_on_a_marker_is_still_on_the_table():
     """rocca.txt "Fouls": a shot that goes through no gate is a foul (not through). The shooter
     (a small stone) slides away from the gate and comes to rest on the NE marker's white
