@@ -188,22 +188,28 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         """Stones found at rest that were not there when the scene came to rest: with a hand in
         view, its changes hide what moves beside it (stones falling from it, out from under
         the palm, count as the hand), so the scene can seem at rest while a drop is still in
-        the air. A new stone whose place changed between the first frame at rest
-        (``Segment.settled``) and the frame judged, where no hand covered it then, and that
-        the detector does not find in that first frame (within its own size: one found that
-        near had landed, creeping a little farther, or its outline found a little differently),
-        was still falling or rolling: not at rest, it never came (the next episode finds it). A
-        second look only where a stone turned up and its place changed. In place; returns no stones (as ``_unsteady`` would)."""
+        the air. A new stone (no hand over it) that the detector does not find in the first
+        frame at rest (``Segment.settled``) as well, within either detection's size (one found
+        that near had landed, creeping a little farther, or its outline found a little
+        differently, a part of it in one frame), is no stone come to rest: where its place
+        changed between the two frames, it was still falling or rolling (the next episode finds
+        it); where the picture there stayed the same, the detector's finding it once is its own
+        noise (a speck on the felt, a stone's shadow or edge found apart from it), unless the
+        picture at rest shows a stone there on its own (`_shown_at_rest`). In place; returns no
+        stones (as ``_unsteady`` would)."""
         new = [i for i in after if i not in before]
         if not new or seg.settled is None:
             return set()
         hand = seg.hands[-1] if seg.hands else seg.hand
         changed = colour_diff(self.view.small(seg.settled), self.view.small(seg.after)) > self.level
-        new = [i for i in new if self._patch_changed(changed, after[i])
-               and not self._hand_at(hand, after[i].centre, after[i])]
-        seen = [f.centre for f in self._found(seg.settled, None)] if new else []
+        new = [i for i in new if not self._hand_at(hand, after[i].centre, after[i])]
+        seen = self._found(seg.settled, None) if new else []
         for i in new:
-            if not any(np.linalg.norm(c - after[i].centre) < radius_mm(after[i]) for c in seen):
+            if any(np.linalg.norm(f.centre - after[i].centre) < max(radius_mm(f), radius_mm(after[i]))
+                   for f in seen):
+                continue  # found in both frames at rest
+            if self._patch_changed(changed, after[i]) or not self._shown_at_rest(
+                    seg.after, after[i], [*before.values(), *after.values()]):
                 del after[i]
                 tracks.pop(i, None)
         return set()

@@ -743,3 +743,37 @@ def test_a_dropped_stone_found_as_two_in_one_frame_at_rest_is_one_stone():
     (drop,) = judge_episode(tracker.episode(seg))
     assert (drop["type"], drop["landed"], drop["splashed"]) == ("drop", 3, 0)
     assert sorted(np.round(f.centre[0] / 10) for f in tracker.rest.values()) == [12, 20, 30]
+
+
+def test_a_part_found_beside_a_dropped_stone_in_one_frame_at_rest_is_no_stone():
+    """A drop counts the stones that landed (rocca.txt "Dropping pieces"): a "stone" the
+    detector finds against a landed stone in the frame judged only (its shadow's edge, a part
+    of it found apart), where the other frame at rest shows the picture unchanged and no stone
+    there, is the detector's noise, not a fourth stone landed."""
+    spots = [(120.0, 100.0), (200.0, 180.0), (300.0, 120.0)]
+    c = Composer(spots)
+    empty, dropped = c.frame({}), c.frame(dict(enumerate(spots)))
+    settled = dropped.copy()  # the first frame at rest: another frame of the same scene
+    board = find_board(empty, SIZE_MM)
+
+    def detect(img, ignore):
+        found = detect_stones(img, board, ignore)
+        if img is not dropped:
+            return found
+        (stone,) = _near(found, spots[1])
+        r = 0.6 * stone.radius_mm
+        x, y = stone.x_mm + 1.2 * stone.radius_mm, stone.y_mm  # over its East edge
+        ring = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+        outline = np.array([x, y]) + r * np.stack([np.cos(ring), np.sin(ring)], axis=1)
+        return [*found, dataclasses.replace(stone, x_mm=x, y_mm=y, radius_mm=r, outline_mm=outline)]
+
+    tracker = EpisodeTracker(board, View.of(board, empty.shape), detect, FPS)
+    assert len(tracker._found(dropped, None)) == 4  # the part passes as a stone on its own
+    tracker.start(empty)
+    hand = np.zeros(tracker.view.thumbnail(empty).shape[:2], np.uint8)
+    hand[:, : hand.shape[1] // 8] = 1  # the arm that dropped them, at the West edge
+    seg = Segment(0, 2, [0, 1, 2], [], [hand] * 3, empty, dropped, np.zeros_like(hand),
+                  settled=settled)
+    (drop,) = judge_episode(tracker.episode(seg))
+    assert (drop["type"], drop["landed"], drop["splashed"]) == ("drop", 3, 0)
+    assert len(tracker.rest) == 3
