@@ -350,6 +350,9 @@ def _noise_samples(view: TopView, markers: np.ndarray, e: int) -> list[np.ndarra
     return picks
 
 
+ALL_CHANNELS = np.ones((1, 3), np.float32)  # a colour difference's channels, summed (cv2.transform)
+
+
 class _Surface:
     """The stone-free surface predicted from the view, and each pixel's difference from it (`z`).
 
@@ -399,22 +402,32 @@ class _Surface:
             prof = cv2.resize(prof.astype(np.float32), (c1 - c0, r1 - r0), interpolation=cv2.INTER_LINEAR)
             prof = np.round(prof).astype(np.int16)
             # the edge may run a pixel or two off the calibrated line: each pixel is compared with
-            # the profile shifted by up to `slack` rows across the edge, and keeps the best match
+            # the edge shifted by up to `slack` rows across it, and keeps the best match. The edge
+            # shifted whole, surface and profile together: the profile is a difference from a
+            # surface that jumps across the edge (the board's median on one side, the table's on
+            # the other), and the profile alone shifted across the line gave the board's side
+            # the board's brightness plus the table side's rim offset, a value the edge never
+            # has, as bright as a pale stone lying across the rim (cut in two along it)
+            ground = (bg[r0:r1, c0:c1] if axis == 0 else bg[c0:c1, r0:r1].transpose(1, 0, 2)).astype(np.int16)
+            edge = ground + prof  # the edge's own values
+            seen = np.ascontiguousarray(strip + ground)  # the pixels' own values (the surface where the camera does not see)
             slack = 2
-            padded = np.concatenate([prof[:1]] * slack + [prof] + [prof[-1:]] * slack)  # edge rows repeated
+            padded = np.concatenate([edge[:1]] * slack + [edge] + [edge[-1:]] * slack)  # edge rows repeated
             n_rows = strip.shape[0]
-            luma = padded[..., 0]  # luma decides: edges are mostly light and shade
+            # the whole colour decides: the two surfaces may differ in colour alone (a green board
+            # on a brown table of its brightness), and a shift chosen by luma then took one's colour
+            # for the other's
             # shift by shift, each pixel keeps the first best (a running minimum: argmin across
-            # a stack of shifts strides through memory), and its profile row is gathered by flat index
-            best = np.abs(strip[..., 0] - luma[:n_rows])
+            # a stack of shifts strides through memory), and its edge row is gathered by flat index
+            best = cv2.transform(cv2.absdiff(seen, padded[:n_rows]), ALL_CHANNELS)
             shift = np.zeros(best.shape, np.intp)
             for by in range(1, 2 * slack + 1):
-                err = np.abs(strip[..., 0] - luma[by: by + n_rows])
+                err = cv2.transform(cv2.absdiff(seen, padded[by: by + n_rows]), ALL_CHANNELS)
                 shift = np.where(err < best, by, shift)
                 np.minimum(best, err, out=best)
             n_cols = strip.shape[1]
             rows = (shift + np.arange(n_rows)[:, None]) * n_cols + np.arange(n_cols)
-            strip -= np.take(padded.reshape(-1, 3), rows, axis=0)  # a view of `diff`: fitted in place
+            np.subtract(seen, np.take(padded.reshape(-1, 3), rows, axis=0), out=strip)  # a view of `diff`
         # the board's grain (wood's stripes), which no median wider than a stone can follow
         outer, inner = _zones(view, e)
         grain = _grain(diff[inner][..., 0], max_d)

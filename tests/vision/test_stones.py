@@ -723,3 +723,26 @@ def test_a_small_patch_on_the_boards_rim_is_not_grown_into_a_stone(seed, spot):
     assert min(error(s, *spot) for s in found) > 8.0
     stones = truth["truth"]["frames"][0]
     assert sum(min(error(s, t["x_mm"], t["y_mm"]) for s in found) < 8.0 for t in stones) >= len(stones) - 1
+
+
+def test_a_pale_stone_lying_across_the_boards_rim_is_one_stone_on_the_board():
+    """rocca.txt "Fouls": a piece falling off the board in a shot is a foul, so a stone left
+    lying across the rim, its centre on the board, must be found whole and on the board. A pale
+    stone struck to the rim of a pale board (`gate_pass_hit` 2102, stone 3, in the frames at
+    rest after the shot) was found as two halves cut along the rim, one of them off the board:
+    the edge profile, shifted across the rim pixel by pixel, took the board's brightness plus
+    the rim's lit border on the table's side for the surface there, as bright as the stone (a
+    good shot was called an off_board foul)."""
+    clip = generate_clip("gate_pass_hit", 2102)
+    timeline = clip.timeline.frames
+
+    def frame(k: int) -> np.ndarray:  # rendered alone, as the clip renders it in turn
+        return clip.renderer(k).render(timeline[k], timeline[k - 1] if k else None, k)
+
+    board = find_board(frame(0), tuple(clip.truth["board"]["size_mm"]))
+    struck = next(t for t in clip.truth["truth"]["frames"][-1] if t["id"] == 3)
+    for k in (108, 112, 116):
+        found = [s for s in detect_stones(frame(k), board) if error(s, struck["x_mm"], struck["y_mm"]) < 12.0]
+        assert len(found) == 1, k
+        assert found[0].on_board
+        assert error(found[0], struck["x_mm"], struck["y_mm"]) < 2.0
