@@ -174,6 +174,8 @@ class Episode:
     # it), found again at its place: never taken
     visit: tuple[int, int] | None = None  # the hand came to the stones taken, and was off their
     # places again (frames): a pickup's start and end
+    lost: set[int] = field(default_factory=set)  # seen sliding on, not found at rest: placed
+    # where last seen, still going (where it came to rest is not known)
 
     def displacement(self, sid: int) -> float:
         return float(np.linalg.norm(self.after[sid].centre - self.before[sid].centre))
@@ -264,6 +266,8 @@ def judge_shot(ep: Episode) -> dict:
         event["why"] = f"the shooter was not one of {len(on_before)} stones on the board"
     elif shooter in ep.struck and not ep.hand:  # stones do not move by themselves
         event["why"] = f"stone {shooter} moved with no hand in view: what moved it was not seen"
+    elif shooter in ep.lost:  # its path past where it was last seen decides the call
+        event["why"] = "the shooter was lost on its way and not found at rest"
     elif kind == "clear":
         _judge_clear(ep, shooter, path, event)
     else:

@@ -182,6 +182,7 @@ class LiveJudge:
         if to is None or to.id not in ({_shooter(held)} & set(ep.after)) | set(ep.vanished):
             return [held]
         ep.after[to.id] = to
+        ep.lost.discard(to.id)  # found at rest: no longer lost on its way
         ep.end = seg.end
         return [Decision(seg.end, judge_episode(ep), rest_json(self._tracker.rest), ep)]
 

@@ -53,6 +53,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     slid_end: int = -1
     sliding: set[int] = field(default_factory=set)  # of those, the ones still sliding at its end
     slid_to: Footprint | None = None  # one found come to rest farther on, in this episode
+    lost: set[int] = field(default_factory=set)  # seen sliding free, still going when last
+    # seen, not found at rest (this episode): placed at their last sighting, on their way
     # the frames (index, hand) of the last episodes, the hand staying in the picture since
     stayed: list[tuple[int, np.ndarray]] = field(default_factory=list)
 
@@ -92,6 +94,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
 
     def episode(self, seg: Segment) -> Episode:
         self.slid_to = None
+        self.lost = set()
         before = dict(self.rest)
         small_before, small_after = self.view.small(seg.before), self.view.small(seg.after)
         changed_px = colour_diff(small_before, small_after) > self.level
@@ -168,7 +171,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
             self.slid = {i for i in tracks if i in before and i in after
                          and np.linalg.norm(after[i].centre - before[i].centre) > move_mm}
             self.slid_end = seg.end
-            self.sliding = {i for i in self.slid if _slides_on(tracks[i], after[i], seg.end)}
+            self.sliding = {i for i in self.slid if _slides_on(tracks[i], after[i], seg.end)} \
+                | (self.lost & self.slid)
             if not seg.hand.any():  # the hand gone, a stone seen sliding at the last frame and
                 # not found at rest was not taken: it is on its way
                 lost = {i for i in before if i not in after and i in tracks
@@ -181,7 +185,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         self.stayed = [*self.stayed, *zip(seg.indices, seg.hands, strict=True)][-frames_for(STAY_S, self.fps):] \
             if seg.hand.any() else []
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       dist, pushed, hand, struck, back, visit)
+                       dist, pushed, hand, struck, back, visit, self.lost & set(after))
 
     def _unlanded(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                   tracks: dict) -> set[int]:

@@ -134,7 +134,7 @@ class Following:
                 # the track lay on is the bare board where it differs from the one painted in
                 # (a rim, a marker's edge): the stone was taken
             else:
-                slid = self._slid_away(seg, xy[:, r], m)
+                slid = self._slid_away(seg, _own(xy, r, tracked), m)
                 if slid is not None:
                     after[m.id] = slid
         for c, f in enumerate(loose_after):
@@ -145,12 +145,19 @@ class Following:
 
     def _slid_away(self, seg: Segment, xy: np.ndarray, fp: Footprint) -> Footprint | None:
         """Where a stone the detector did not find at rest lies, if it was seen sliding away
-        from the hand, coming to rest (its last three sightings within half its size), and no
-        hand came where it was last seen, from its last sightings on (a flick sends a stone
-        ahead of the finger; only a hand takes it away): its last sighting, corrected by the
-        blob's bias seen at its start. None if it was not seen farther than its size from its
-        place, if it was still going when last seen (carried off in the hand), or if it was
-        last seen by or under a hand (taken, or the hand's wake followed)."""
+        from the hand and no hand came where it was last seen, from its last sightings on (a
+        flick sends a stone ahead of the finger; only a hand takes it away): coming to rest
+        (its last three sightings within half its size), its last sighting, corrected by the
+        blob's bias seen at its start; still going, its last sighting too, and it is ``lost``
+        on its way: it came to rest farther on, where neither the detector nor the track saw
+        it (a faint stone of the board's colour, blurred at a low frame rate: taken for
+        picked up, a shot went unreported or its struck stone was called the shooter). None
+        if it was not seen farther than its size from its place, if it was last seen by or
+        under a hand (taken, carried off in the hand, or the hand's wake followed), if it was
+        still going in the frame at rest itself (the detector finds no stone there: a stone
+        lifted and carried off, the hand's wake at the picture's edge), or if, come to rest,
+        its last sightings are a flicker (not seen in most frames between them; a faint
+        stone on its way is seen now and then)."""
         seen = np.flatnonzero(~np.isnan(xy[:, 0]))
         if len(seen) < 3 or np.linalg.norm(xy[seen[-1]] - fp.centre) <= radius_mm(fp):
             return None
@@ -159,12 +166,17 @@ class Following:
             return None  # never seen sliding: what turned up where the hand had been is no
             # stone of its own (a sliver of one the hand took, left in the background)
         last = xy[seen[-1]]
-        if np.linalg.norm(xy[seen[-3:]] - last, axis=1).max() >= 0.5 * radius_mm(fp) or \
-                not self._seen_lying(seg, seen[-3:], last, fp):
-            return None  # still going when last seen (carried in the hand), or a flicker
         if any(self._hand_at(seg.hands[k], xy[k], fp) for k in seen[-3:]) or \
                 any(self._hand_at(h, last, fp) for h in seg.hands[seen[-1]:]):
             return None
+        if np.linalg.norm(xy[seen[-3:]] - last, axis=1).max() >= 0.5 * radius_mm(fp):
+            if seg.indices[seen[-1]] >= seg.end:
+                return None  # followed to the scene at rest, where no stone is found: no stone
+                # (a stone carried off, the hand's wake at the picture's edge)
+            self.lost.add(fp.id)  # still going when last seen, and no hand came to take it
+            return Footprint(fp.id, last, fp.shape + last, bool(self.board.on_board(last[None])[0]))
+        if not self._seen_lying(seg, seen[-3:], last, fp):
+            return None  # a flicker
         head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
         end = last + (head[1] if head else 0.0)
         return Footprint(fp.id, end, fp.shape + end, bool(self.board.on_board(end[None])[0]))
@@ -679,6 +691,20 @@ def _lay_on(xy: np.ndarray, fp: Footprint) -> bool:
 def _went(xy: np.ndarray, fp: Footprint) -> bool:
     """Whether a stone was seen farther from its place than its size."""
     return bool(np.nanmax(np.linalg.norm(xy - fp.centre, axis=1), initial=0.0) > radius_mm(fp))
+
+
+def _own(xy: np.ndarray, r: int, stones: list[Footprint]) -> np.ndarray:
+    """Stone ``r``'s sightings (``xy`` of all ``stones``), without those where another stone
+    was seen within its size in the same frame: stones are rigid and separate, so the two
+    tracks lay on one blob, the other stone's (a faint shooter lost beside the stone it
+    struck, its track gone on with that stone's blob)."""
+    own = xy[:, r].copy()
+    size = radius_mm(stones[r])
+    for k in range(len(stones)):
+        if k != r:
+            near = np.linalg.norm(xy[:, k] - own, axis=1) < size  # NaN compares False
+            own[near] = np.nan
+    return own
 
 
 def _last_seen(xy: np.ndarray, default: np.ndarray) -> np.ndarray:

@@ -49,7 +49,7 @@ class Composer:
         return int(x), int(y)
 
 
-def _flick(c: Composer, still: dict[int, tuple[float, float]], k: int, a, b, steps: int = 14):
+def flick(c: Composer, still: dict[int, tuple[float, float]], k: int, a, b, steps: int = 14):
     """A hand touches stone k from the West and flicks it from a to b; returns the frames."""
     tip = c.px((a[0] - 16, a[1]))
     frames = []
@@ -72,7 +72,7 @@ def shot_clip() -> list[np.ndarray]:
     c = Composer([*GATE, SHOOTER_START])
     gate = {0: GATE[0], 1: GATE[1]}
     frames = [c.frame({**gate, 2: SHOOTER_START}) for _ in range(12)]
-    frames += _flick(c, gate, 2, SHOOTER_START, SHOOTER_STOP)
+    frames += flick(c, gate, 2, SHOOTER_START, SHOOTER_STOP)
     frames += [c.frame({**gate, 2: SHOOTER_STOP}) for _ in range(20)]
     return frames
 
@@ -92,6 +92,6 @@ def drop_then_shot_clip() -> list[np.ndarray]:
         frames.append(f)
     frames += [c.frame(rest) for _ in range(15)]
     gate = {0: GATE[0], 1: GATE[1], 3: SPLASH}
-    frames += _flick(c, gate, 2, SHOOTER_START, SHOOTER_STOP)
+    frames += flick(c, gate, 2, SHOOTER_START, SHOOTER_STOP)
     frames += [c.frame({**gate, 2: SHOOTER_STOP}) for _ in range(20)]
     return frames

@@ -586,8 +586,11 @@ def test_a_movers_place_is_bare_board_unless_a_stone_lies_there_after():
 def test_a_stone_seen_sliding_away_from_the_hand_is_not_taken():
     """Only a hand takes a stone away. A stone flicked out of the hand's reach, seen sliding away
     from it to a stop and lost there (the detector missing it at rest), lies where it was last
-    seen; one the hand came over where it was last seen may have been taken (no place), and
-    one still going fast when last seen was carried off in the hand."""
+    seen; one the hand came over where it was last seen may have been taken (no place). One
+    still going when last seen with no hand at its last sightings was not carried off (a
+    stone carried lies under the hand): it is lost on its way, placed where last seen (its
+    shot then ``unsure``, not a pickup); with the hand on it there, it was carried off, and
+    followed still going into the frame at rest, where no stone is found, it is no stone."""
     c = Composer([(100.0, 150.0)])
     tracker, view = _tracker(c)
     start = Footprint(0, np.array([100.0, 150.0]), convex(_disc(0, 100.0, 150.0).outline), True)
@@ -607,8 +610,16 @@ def test_a_stone_seen_sliding_away_from_the_hand_is_not_taken():
     seg.hands = [hand] * 2 + [free] * 8 + [came] * 2
     assert tracker._slid_away(seg, xy, start) is None
     seg.hands = [hand] * 2 + [free] * 10
-    carried = np.array([[100.0 + 12 * k, 150.0] for k in range(10)] + [[np.nan, np.nan]] * 2)
-    assert tracker._slid_away(seg, carried, start) is None
+    going = np.array([[100.0 + 12 * k, 150.0] for k in range(10)] + [[np.nan, np.nan]] * 2)
+    lost = tracker._slid_away(seg, going, start)
+    assert lost is not None and np.hypot(*(lost.centre - (208.0, 150.0))) < 1.0 and tracker.lost == {0}
+    to_rest = np.array([[100.0 + 12 * k, 150.0] for k in range(12)])  # going in the frame at rest,
+    assert tracker._slid_away(seg, to_rest, start) is None  # where no stone is found: no stone
+    x, y = (view.to_small(c.project(np.array([[184.0, 150.0]])))[0] / (view.thumb // view.track)).astype(int)
+    holding = np.zeros(thumb, np.uint8)
+    holding[y - 3:y + 4, x:] = 1  # a hand from the East on it as it goes
+    seg.hands = [hand] * 2 + [free] * 5 + [holding] * 5
+    assert tracker._slid_away(seg, going, start) is None
 
 
 def test_a_stone_jittering_at_its_place_then_jumping_once_was_not_seen_sliding():

@@ -16,7 +16,15 @@ import pytest
 from engines.core import load
 from referee.rocca_vision import VisionRejected, apply_vision, drive, verdict_inputs
 from tests.vision.drawn_scene import draw_hand
-from tests.vision.judge_clips import GATE, SHOOTER_START, Composer, drop_then_shot_clip, shot_clip
+from tests.vision.judge_clips import (
+    GATE,
+    SHOOTER_START,
+    SHOOTER_STOP,
+    Composer,
+    drop_then_shot_clip,
+    flick,
+    shot_clip,
+)
 from vision.board import BoardWatch, find_board
 from vision.live import LiveJudge
 
@@ -112,6 +120,24 @@ def test_a_shot_is_judged_when_the_markers_are_refitted_off_but_the_picture_stay
     shooter = min(judge.initial.rest, key=lambda s: np.hypot(s["x_mm"] - SHOOTER_START[0],
                                                              s["y_mm"] - SHOOTER_START[1]))["id"]
     assert [(e["type"], e["verdict"], e["shooter"]) for e in shots] == [("shot", "pass", shooter)]
+
+
+def test_a_shooter_lost_on_its_way_is_no_pickup():
+    """The shooter is seen sliding free of the hand and is then lost on its way (a stone of the
+    board's own colour, blurred at 30 fps, that neither the track nor the detector at rest
+    sees again): only a hand takes a stone away, so it was shot, not picked up. Where it came
+    to rest is not known, so the call is for the players (``unsure``), never a silent
+    referee (a pickup) or a foul by another stone (RULINGS.md Rubber Band needs its path)."""
+    c = Composer([*GATE, SHOOTER_START])
+    gate = {0: GATE[0], 1: GATE[1]}
+    frames = [c.frame({**gate, 2: SHOOTER_START}) for _ in range(12)]
+    frames += flick(c, gate, 2, SHOOTER_START, SHOOTER_STOP)[:17]  # seen to 9 steps of 14
+    frames += [c.frame(gate) for _ in range(25)]
+    judge = LiveJudge((400.0, 300.0), FPS)
+    events = [e for d in judge.run((f, i / FPS) for i, f in enumerate(frames)) for e in d.events]
+    shooter = min(judge.initial.rest, key=lambda s: np.hypot(s["x_mm"] - SHOOTER_START[0],
+                                                             s["y_mm"] - SHOOTER_START[1]))["id"]
+    assert [(e["type"], e.get("shooter"), e.get("verdict")) for e in events] == [("shot", shooter, "unsure")]
 
 
 def _pickup_clip(leave_between: bool, pause: int = 2) -> list[np.ndarray]:
