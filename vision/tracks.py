@@ -30,6 +30,10 @@ class Following:
     """Stones followed through the episode's frames (a part of EpisodeTracker: needs its
     ``board``, ``view``, ``fps`` and change ``level``, new ids, and the footprints on the frames)."""
 
+    def _laid(self, fp: Footprint, at: np.ndarray) -> Footprint:
+        """``fp`` laid at ``at`` (board mm): its outline moved along, on or off the board there."""
+        return Footprint(fp.id, at, fp.shape + at, bool(self.board.on_board(at[None])[0]))
+
     def _tracks(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
                 movers: list[Footprint], nudged: list[Footprint], loose_after: list[Footprint],
                 after: dict[int, Footprint]) -> dict[int, Track]:
@@ -93,7 +97,7 @@ class Following:
                 end = self._run_into(xy[:, r], m)
             if end is None or not (merged or np.linalg.norm(end - m.centre) > radius_mm(m)):
                 continue
-            here = Footprint(m.id, end, m.shape + end, bool(self.board.on_board(end[None])[0]))
+            here = self._laid(m, end)
             others = [*loose_after, *(f for i, f in after.items() if i != m.id)]
             if merged or any(clearance(convex(here.outline), f.outline) < TOUCH_MM for f in others) \
                     or self._came(seg, (small_before, small_after), here, others,
@@ -123,9 +127,7 @@ class Following:
                 # on, farther than its size): then it left, and its last sighting is the nearest
                 # place we know (a dark stone on a dark board, lost as it slowed)
                 last = _last_seen(xy[:, r], m.centre)
-                after[m.id] = Footprint(m.id, last, m.shape + last,
-                                        bool(self.board.on_board(last[None])[0])) \
-                    if _went(xy[:, r], m) else m
+                after[m.id] = self._laid(m, last) if _went(xy[:, r], m) else m
             elif seg.hand.any() and _lay_on(xy[:, r], m) and \
                     not self._outline_left((seg.before, seg.after), m):
                 after[m.id] = m  # seen lying at its place to the end: the hand only came near
@@ -174,12 +176,12 @@ class Following:
                 return None  # followed to the scene at rest, where no stone is found: no stone
                 # (a stone carried off, the hand's wake at the picture's edge)
             self.lost.add(fp.id)  # still going when last seen, and no hand came to take it
-            return Footprint(fp.id, last, fp.shape + last, bool(self.board.on_board(last[None])[0]))
+            return self._laid(fp, last)
         if not self._seen_lying(seg, seen[-3:], last, fp):
             return None  # a flicker
         head = _rest_bias(xy, fp.centre, radius_mm(fp), from_end=False)
         end = last + (head[1] if head else 0.0)
-        return Footprint(fp.id, end, fp.shape + end, bool(self.board.on_board(end[None])[0]))
+        return self._laid(fp, end)
 
     def _run_into(self, xy: np.ndarray, fp: Footprint) -> np.ndarray | None:
         """Where a stone lost on its way and not found at rest lies, if it was last seen against
@@ -519,7 +521,7 @@ class Following:
             if np.abs(head - start).max() > 0.5 * radius_mm(f) or \
                     np.linalg.norm(start - f.centre) < 2 * radius_mm(f):
                 continue
-            fp = Footprint(f.id, start, f.shape + start, bool(self.board.on_board(start[None])[0]))
+            fp = self._laid(f, start)
             before[f.id] = fp
             tracks[f.id] = _track(f.id, seg.indices, xy[:, r], fp, f)
             found.append(fp)
