@@ -17,7 +17,7 @@ import pytest
 
 from tests.vision.drawn_scene import draw_hand
 from tests.vision.judge_clips import COLOURS, GATE, SHOOTER_START, SHOOTER_STOP, SIZE_MM, Composer
-from vision.board import find_board
+from vision.board import Board, find_board
 from vision.footprints import radius_mm
 from vision.judge import Footprint, Track, judge_episode
 from vision.live import LiveJudge
@@ -706,33 +706,41 @@ def test_a_stone_hidden_beside_the_hand_and_then_shot_keeps_its_id():
     assert sid in ep.back and sorted(tracker.rest) == sorted({*gate, sid})
 
 
+def _part(stone: Stone, dx: float) -> Stone:
+    """A round part of ``stone``, 0.6 of its radius, ``dx`` mm East of its centre."""
+    ring = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    x, y, r = stone.x_mm + dx, stone.y_mm, 0.6 * stone.radius_mm
+    outline = np.array([x, y]) + r * np.stack([np.cos(ring), np.sin(ring)], axis=1)
+    return dataclasses.replace(stone, x_mm=x, y_mm=y, radius_mm=r, outline_mm=outline)
+
+
 def _broken(stone: Stone) -> list[Stone]:
     """A stone found as two touching parts (a faint stone's outline broken by noise)."""
-    ring = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-    r = 0.6 * stone.radius_mm
-    out = []
-    for dx in (-0.45 * stone.radius_mm, 0.45 * stone.radius_mm):
-        x, y = stone.x_mm + dx, stone.y_mm
-        outline = np.array([x, y]) + r * np.stack([np.cos(ring), np.sin(ring)], axis=1)
-        out.append(dataclasses.replace(stone, x_mm=x, y_mm=y, radius_mm=r, outline_mm=outline))
-    return out
+    return [_part(stone, dx) for dx in (-0.45 * stone.radius_mm, 0.45 * stone.radius_mm)]
+
+
+DROPPED = [(120.0, 100.0), (200.0, 180.0), (300.0, 120.0)]  # three stones a hand dropped
+
+
+def _dropped_scene() -> tuple[np.ndarray, np.ndarray, Board]:
+    """The board empty, then with the three stones of ``DROPPED`` landed; and its board."""
+    c = Composer(DROPPED)
+    empty = c.frame({})
+    return empty, c.frame(dict(enumerate(DROPPED))), find_board(empty, SIZE_MM)
 
 
 def test_a_dropped_stone_found_as_two_in_one_frame_at_rest_is_one_stone():
     """A drop brings the stones it brings: one landed stone the detector finds as two touching
     parts in the frame judged, and whole in the other frame at rest (a real pair of stones lies
     apart in both), counts once (rocca.txt "Dropping pieces": the landed pieces are counted)."""
-    spots = [(120.0, 100.0), (200.0, 180.0), (300.0, 120.0)]
-    c = Composer(spots)
-    empty, dropped = c.frame({}), c.frame(dict(enumerate(spots)))
+    empty, dropped, board = _dropped_scene()
     settled = dropped.copy()  # the first frame at rest: another frame of the same scene
-    board = find_board(empty, SIZE_MM)
 
     def detect(img, ignore):
         found = detect_stones(img, board, ignore)
         if img is not dropped:
             return found
-        broken = min(found, key=lambda s: np.hypot(s.x_mm - spots[1][0], s.y_mm - spots[1][1]))
+        broken = min(found, key=lambda s: np.hypot(s.x_mm - DROPPED[1][0], s.y_mm - DROPPED[1][1]))
         return [s for s in found if s is not broken] + _broken(broken)
 
     tracker = EpisodeTracker(board, View.of(board, empty.shape), detect, FPS)
@@ -750,22 +758,15 @@ def test_a_part_found_beside_a_dropped_stone_in_one_frame_at_rest_is_no_stone():
     detector finds against a landed stone in the frame judged only (its shadow's edge, a part
     of it found apart), where the other frame at rest shows the picture unchanged and no stone
     there, is the detector's noise, not a fourth stone landed."""
-    spots = [(120.0, 100.0), (200.0, 180.0), (300.0, 120.0)]
-    c = Composer(spots)
-    empty, dropped = c.frame({}), c.frame(dict(enumerate(spots)))
+    empty, dropped, board = _dropped_scene()
     settled = dropped.copy()  # the first frame at rest: another frame of the same scene
-    board = find_board(empty, SIZE_MM)
 
     def detect(img, ignore):
         found = detect_stones(img, board, ignore)
         if img is not dropped:
             return found
-        (stone,) = _near(found, spots[1])
-        r = 0.6 * stone.radius_mm
-        x, y = stone.x_mm + 1.2 * stone.radius_mm, stone.y_mm  # over its East edge
-        ring = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-        outline = np.array([x, y]) + r * np.stack([np.cos(ring), np.sin(ring)], axis=1)
-        return [*found, dataclasses.replace(stone, x_mm=x, y_mm=y, radius_mm=r, outline_mm=outline)]
+        (stone,) = _near(found, DROPPED[1])
+        return [*found, _part(stone, 1.2 * stone.radius_mm)]  # over its East edge
 
     tracker = EpisodeTracker(board, View.of(board, empty.shape), detect, FPS)
     assert len(tracker._found(dropped, None)) == 4  # the part passes as a stone on its own
