@@ -17,7 +17,7 @@ import pytest
 
 from tests.vision.drawn_scene import draw_hand
 from tests.vision.judge_clips import COLOURS, GATE, SHOOTER_START, SHOOTER_STOP, SIZE_MM, Composer
-from vision.board import Board, find_board
+from vision.board import find_board
 from vision.footprints import radius_mm
 from vision.judge import Footprint, Track, judge_episode
 from vision.live import LiveJudge
@@ -722,29 +722,32 @@ def _broken(stone: Stone) -> list[Stone]:
 DROPPED = [(120.0, 100.0), (200.0, 180.0), (300.0, 120.0)]  # three stones a hand dropped
 
 
-def _dropped_scene() -> tuple[np.ndarray, np.ndarray, Board]:
-    """The board empty, then with the three stones of ``DROPPED`` landed; and its board."""
+def _dropped_scene(misfind) -> tuple[EpisodeTracker, np.ndarray, np.ndarray, np.ndarray]:
+    """The three stones of ``DROPPED`` landed on the empty board: a tracker whose detector finds
+    ``misfind(found)`` in the frame judged only (the detector's one-frame noise), and the frames
+    empty, judged and first at rest (another frame of the same scene, found as it is)."""
     c = Composer(DROPPED)
-    empty = c.frame({})
-    return empty, c.frame(dict(enumerate(DROPPED))), find_board(empty, SIZE_MM)
+    empty, dropped = c.frame({}), c.frame(dict(enumerate(DROPPED)))
+    board = find_board(empty, SIZE_MM)
+
+    def detect(img, ignore):
+        found = detect_stones(img, board, ignore)
+        return misfind(found) if img is dropped else found
+
+    tracker = EpisodeTracker(board, View.of(board, empty.shape), detect, FPS)
+    return tracker, empty, dropped, dropped.copy()
 
 
 def test_a_dropped_stone_found_as_two_in_one_frame_at_rest_is_one_stone():
     """A drop brings the stones it brings: one landed stone the detector finds as two touching
     parts in the frame judged, and whole in the other frame at rest (a real pair of stones lies
     apart in both), counts once (rocca.txt "Dropping pieces": the landed pieces are counted)."""
-    empty, dropped, board = _dropped_scene()
-    settled = dropped.copy()  # the first frame at rest: another frame of the same scene
-
-    def detect(img, ignore):
-        found = detect_stones(img, board, ignore)
-        if img is not dropped:
-            return found
+    def misfind(found):
         broken = min(found, key=lambda s: np.hypot(s.x_mm - DROPPED[1][0], s.y_mm - DROPPED[1][1]))
         return [s for s in found if s is not broken] + _broken(broken)
 
-    tracker = EpisodeTracker(board, View.of(board, empty.shape), detect, FPS)
-    assert len([s for s in detect(dropped, None)]) == 4
+    tracker, empty, dropped, settled = _dropped_scene(misfind)
+    assert len(tracker.detect(dropped, None)) == 4
     tracker.start(empty)
     seg = Segment(0, 2, [0, 1, 2], [], [], empty, dropped, np.zeros((1, 1), np.uint8),
                   settled=settled)
@@ -758,17 +761,11 @@ def test_a_part_found_beside_a_dropped_stone_in_one_frame_at_rest_is_no_stone():
     detector finds against a landed stone in the frame judged only (its shadow's edge, a part
     of it found apart), where the other frame at rest shows the picture unchanged and no stone
     there, is the detector's noise, not a fourth stone landed."""
-    empty, dropped, board = _dropped_scene()
-    settled = dropped.copy()  # the first frame at rest: another frame of the same scene
-
-    def detect(img, ignore):
-        found = detect_stones(img, board, ignore)
-        if img is not dropped:
-            return found
+    def misfind(found):
         (stone,) = _near(found, DROPPED[1])
         return [*found, _part(stone, 1.2 * stone.radius_mm)]  # over its East edge
 
-    tracker = EpisodeTracker(board, View.of(board, empty.shape), detect, FPS)
+    tracker, empty, dropped, settled = _dropped_scene(misfind)
     assert len(tracker._found(dropped, None)) == 4  # the part passes as a stone on its own
     tracker.start(empty)
     hand = np.zeros(tracker.view.thumbnail(empty).shape[:2], np.uint8)
