@@ -15,6 +15,7 @@ The commands under test are the ones systemd and a person run (``referee.cli.mai
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import socket
@@ -31,6 +32,7 @@ from luma.core.device import dummy
 
 from device import displays
 from device.font import read_lines
+from referee.cli import main
 from tests.device.fake_panel import FakePanel
 from tests.vision.drawn_scene import draw_scene
 
@@ -174,52 +176,82 @@ class WiredBench:
 
 
 class Player(threading.Thread):
-    """Someone at the table: runs ``script(bench)`` beside the command under test, then asks the
-    command to stop as systemd does (SIGTERM), also when the script fails, so a broken test
-    never leaves the command waiting for buttons. ``error`` holds the script's failure."""
+    """Someone at the table: runs ``script(bench)`` beside the command under test."""
 
-    def __init__(self, bench: WiredBench, script: Callable[[WiredBench], None], stop: bool = True):
+    def __init__(self, bench: WiredBench, script: Callable[[WiredBench], None], systemd_stop: bool):
         super().__init__(name="player", daemon=True)
         self.bench = bench
         self.script = script
-        self.stop = stop
+        self.systemd_stop = systemd_stop
         self.error: BaseException | None = None
+        self.command_ended = threading.Event()
 
     def run(self) -> None:
         try:
             self.script(self.bench)
         except BaseException as exc:  # reported by the test in its own thread
             self.error = exc
-        finally:
-            if self.stop or self.error:
+            self.bench.bus.release()
+            if not self.command_ended.is_set():
+                _thread.interrupt_main()  # as Ctrl-C would: the command ends, the test reports
+        else:
+            if self.systemd_stop:
                 os.kill(os.getpid(), signal.SIGTERM)
 
-    def check(self) -> None:
-        self.join(TIMEOUT)
-        if self.error:
-            raise self.error
+
+def play(bench: WiredBench, argv: list[str], script: Callable[[WiredBench], None],
+         systemd_stop: bool = True) -> int:
+    """Run the command ``argv`` in the test's main thread (where the kiosk can take SIGTERM)
+    while ``script`` plays in another; with ``systemd_stop`` the script's end stops the command
+    as systemd does (SIGTERM). A failing script interrupts the command, so a broken test never
+    leaves it waiting for buttons, and its failure is raised here. Returns the exit status."""
+    player = Player(bench, script, systemd_stop)
+    player.start()
+    try:
+        status = main(argv)
+    finally:
+        player.command_ended.set()
+    player.join(TIMEOUT)
+    if player.error:
+        raise player.error
+    return status
 
 
-def play_pig_to_the_end(bench: WiredBench, seats: tuple[str, ...] = ("north", "south"),
-                        each_turn: Callable[[str], None] = lambda mover: None) -> list[str]:
-    """Each player banks after every roll (down to 'hold', ok) until the table display says the
-    game is over; returns that screen. Whose go it is comes from the seats' displays;
-    ``each_turn(mover)`` runs before each move."""
+SEATS = ("north", "south")
+
+
+def whose_go(bench: WiredBench) -> str | None:
+    """The seat whose display says it is their go, or None once the table names a winner."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        if any(" wins with " in line for line in bench.screen("table")):
+            return None
+        for seat in SEATS:
+            if bench.screen(seat)[:1] == [f"{seat}: your go"]:
+                return seat
+        time.sleep(0.005)
+    raise AssertionError(f"nobody's go and no winner: the table shows {bench.screen('table')}")
+
+
+def bank(bench: WiredBench, mover: str) -> None:
+    """Pig: the mover keeps the turn's points (down to 'hold', ok)."""
+    bench.press(mover, "down")
+    bench.wait_screen(mover, lambda lines: ">hold" in lines, "the hold choice")
+    before = bench.screen("table")
+    bench.press(mover, "ok")
+    bench.wait_screen("table", lambda lines: lines != before, "the banked points")
+
+
+def play_pig_to_the_end(bench: WiredBench, each_turn: Callable[[str], None] = lambda mover: None) -> list[str]:
+    """Each player banks after every roll until the table display names the winner; returns
+    that screen. ``each_turn(mover)`` runs before each move."""
     for _ in range(100):
-        table = bench.screen("table")
-        if table and table[0] == "Pig over":
-            return table
-        mover = next((s for s in seats if bench.screen(s)[:1] == [f"{s}: your go"]), None)
+        mover = whose_go(bench)
         if mover is None:
-            time.sleep(0.005)
-            continue
+            return bench.screen("table")
         each_turn(mover)
-        bench.press(mover, "down")
-        bench.wait_screen(mover, lambda lines: ">hold" in lines, "the hold choice")
-        before = bench.screen("table")
-        bench.press(mover, "ok")
-        bench.wait_screen("table", lambda lines, b=before: lines != b, "the banked points")
-    raise AssertionError("the Pig game did not end")
+        bank(bench, mover)
+    raise AssertionError(f"the Pig game did not end: the table shows {bench.screen('table')}")
 
 
 def free_port() -> int:

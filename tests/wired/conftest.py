@@ -1,6 +1,8 @@
+import signal
+
 import pytest
 
-from tests.kiosk.conftest import pig_registered  # noqa: F401  (the test game Pig, autouse)
+from tests.kiosk.conftest import pig_registered, systemd_socket  # noqa: F401  (Pig, autouse; the notify socket)
 
 from .bench import WiredBench
 
@@ -9,6 +11,7 @@ from .bench import WiredBench
 def wired(tmp_path, monkeypatch, factory):
     """Builds the example table's hardware doubles: ``wired(serial_seats=("south",))``."""
     benches: list[WiredBench] = []
+    sigterm = signal.getsignal(signal.SIGTERM)  # the kiosk takes SIGTERM over in the test process
 
     def build(**options) -> WiredBench:
         bench = WiredBench(tmp_path, monkeypatch, factory, **options)
@@ -18,3 +21,4 @@ def wired(tmp_path, monkeypatch, factory):
     yield build
     for b in benches:
         b.close()
+    signal.signal(signal.SIGTERM, sigterm)

@@ -7,12 +7,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 
 from device import panel_protocol as proto
-from referee.cli import main
 
-from .bench import PINS, TIMEOUT, Player, WiredBench, free_port, get, play_pig_to_the_end
+from .bench import (
+    PINS,
+    TIMEOUT,
+    WiredBench,
+    bank,
+    free_port,
+    get,
+    play,
+    play_pig_to_the_end,
+    whose_go,
+)
 
 
 def choose(bench: WiredBench, seat: str, title: str) -> None:
@@ -72,10 +80,7 @@ def test_a_game_night_played_on_the_pins_from_attract_to_the_next_game(wired, ca
         b.press("north", "yes")
         b.wait_screen("table", lambda s: s[:2] == ["Rocketball over", "abandoned"], "the abandoned game")
 
-    player = Player(bench, night)
-    player.start()
-    assert main(["kiosk", "--config", str(bench.config)]) == 0
-    player.check()
+    assert play(bench, ["kiosk", "--config", str(bench.config)], night) == 0
 
     assert seen["seat lines"] == ["north", "south"]
     assert set(bench.bus.selections) == {0b01, 0b10}  # the TCA9548A: one channel at a time
@@ -89,33 +94,47 @@ def test_a_game_night_played_on_the_pins_from_attract_to_the_next_game(wired, ca
 
 
 def test_a_serial_panel_unplugged_and_replugged_mid_game_plays_on(wired):
-    """South's panel is a serial panel: its cable comes out during Pig, the table says so, the
-    press made meanwhile is kept by the panel, and after the replug the game goes on to the end."""
+    """South's panel is a serial panel: on south's go its cable comes out, the table display
+    says so, south presses a key meanwhile (kept by the panel's firmware), the cable goes back
+    in, the press arrives once, and the game goes on to its end; south's turn LED follows the
+    turns before and after."""
     bench = wired(serial_seats=("south",))
     panel = bench.panels["south"]
-    seen: dict[str, object] = {}
+    banked: list[str] = []
+
+    def led_shows_the_turn(mover: str) -> None:
+        lit = proto.LED_ON if mover == "south" else proto.LED_OFF
+        assert panel.wait_until(lambda: turn_led(panel) == lit, TIMEOUT), f"turn LED wrong on {mover}'s go"
+
+    def each_turn(mover: str) -> None:
+        led_shows_the_turn(mover)
+        banked.append(mover)
 
     def night(b: WiredBench) -> None:
         b.wait_screen("south", lambda s: s[-1:] == ["press ok to play"], "the attract screen")
         choose(b, "south", "Pig")  # the serial panel drives the menus like any other
-        b.wait_screen("table", lambda s: "to move" in " ".join(s), "whose turn")
+        while (mover := whose_go(b)) != "south":
+            assert mover, "the game ended before south's go"
+            each_turn(mover)
+            bank(b, mover)
+        led_shows_the_turn("south")
         panel.unplug()
         b.wait_screen("table", lambda s: "south panel lost" in " ".join(s), "the lost panel")
-        time.sleep(0.05)
+        panel.tap("down")  # pressed with the cable out
         panel.plug()
         b.wait_screen("table", lambda s: "panel lost" not in " ".join(s), "the panel back")
-        seen["over"] = play_pig_to_the_end(b, each_turn=led_shows_the_turn)
+        b.wait_screen("south", lambda s: ">hold" in s, "the press made while unplugged")
+        led_shows_the_turn("south")  # lit again on the replugged panel
+        before = b.screen("table")
+        b.press("south", "ok")
+        b.wait_screen("table", lambda s: s != before, "south's points banked")
+        banked.append("south")
+        play_pig_to_the_end(b, each_turn=each_turn)
 
-    def led_shows_the_turn(mover: str) -> None:
-        """South's turn LED (sent again after the replug) is lit on south's go, dark otherwise."""
-        lit = proto.LED_ON if mover == "south" else proto.LED_OFF
-        assert panel.wait_until(lambda: turn_led(panel) == lit, TIMEOUT), f"turn LED wrong on {mover}'s go"
-        seen.setdefault("movers", []).append(mover)
-
-    player = Player(bench, night)
-    player.start()
-    assert main(["kiosk", "--config", str(bench.config)]) == 0
-    player.check()
+    assert play(bench, ["kiosk", "--config", str(bench.config)], night) == 0
     ((game, result, winners),) = games_in(bench.journal)
     assert game == "pig" and len(winners) == 1 and result
-    assert {"north", "south"} <= set(seen["movers"])  # the LED was seen both lit and dark
+    assert set(banked) == {"north", "south"}  # the LED was checked dark and lit
+    with sqlite3.connect(bench.journal) as db:
+        holds = db.execute("SELECT COUNT(*) FROM entries WHERE notation = 'hold'").fetchone()[0]
+    assert holds == len(banked)  # every bank once: nothing lost or doubled over the replug
