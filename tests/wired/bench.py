@@ -76,8 +76,12 @@ OLEDS = (Oled("north", (0, 0x3C), rotate=2), Oled("south", (1, 0x3C)), Oled("tab
 """The example kiosk table's displays: two seats behind the mux, the table's on the main bus."""
 
 
-def write_video(path: Path, size_mm: tuple[float, float] | None = None,
-                corners_px=((200, 40), (610, 45), (615, 655), (195, 650)), frames: int = 4) -> Path:
+BOARD_CORNERS = ((200, 40), (610, 45), (615, 655), (195, 650))
+"""Where a board's corners land in the 800x700 camera frame: most of the picture."""
+
+
+def write_video(path: Path, size_mm: tuple[float, float] | None = None, corners_px=BOARD_CORNERS,
+                frames: int = 4) -> Path:
     """A short MJPEG clip: a board with its four corner markers (``size_mm``), or a grey card."""
     if size_mm:
         image = draw_scene(size=(800, 700), size_mm=size_mm, corners_px=corners_px, marker_mm=14.0).image
@@ -120,7 +124,8 @@ class WiredBench:
     """The example table's hardware, doubled; ``config`` is the file the command is given."""
 
     def __init__(self, tmp_path: Path, monkeypatch, factory, serial_seats: tuple[str, ...] = (),
-                 camera: bool = True, devices: set[Where] | None = None):
+                 camera: bool = True, devices: set[Where] | None = None, game: str = "pig",
+                 board_mm: tuple[float, float] | None = None, board_corners=BOARD_CORNERS):
         self.factory = factory
         self.bus = I2CBus({d.where for d in OLEDS} if devices is None else devices)
         self.buses_opened: list[int] = []
@@ -128,13 +133,14 @@ class WiredBench:
         monkeypatch.setattr(displays, "oled_class", lambda driver: OledOnBus)
         self.panels = {seat: FakePanel(tmp_path / "by-id" / seat, panel_id=seat).plug() for seat in serial_seats}
         self.journal = tmp_path / "journal.sqlite"
-        self.video = write_video(tmp_path / "table.avi") if camera else None
+        self.video = write_video(tmp_path / "table.avi", board_mm, board_corners) if camera else None
         self.config = tmp_path / "table.toml"
+        self.game = game
         self.write_config()
 
     def write_config(self, **changes) -> Path:
         serial = {seat: p.link for seat, p in self.panels.items()}
-        self.config.write_text(toml_text(self.journal, serial, self.video, **changes))
+        self.config.write_text(toml_text(self.journal, serial, self.video, game=self.game, **changes))
         return self.config
 
     def _open_bus(self, port: int) -> I2CBus:
