@@ -15,12 +15,12 @@ The commands under test are the ones systemd and a person run (``referee.cli.mai
 
 from __future__ import annotations
 
-import _thread
 import os
 import signal
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,11 +81,12 @@ BOARD_CORNERS = ((200, 40), (610, 45), (615, 655), (195, 650))
 
 
 def write_video(path: Path, size_mm: tuple[float, float] | None = None, corners_px=BOARD_CORNERS,
-                frames: int = 4) -> Path:
-    """A short MJPEG clip: a board with its four corner markers (``size_mm``), or a grey card."""
-    if size_mm:
+                frames: int = 4, image: np.ndarray | None = None) -> Path:
+    """A short MJPEG clip of one picture: ``image``, a board with its four corner markers
+    (``size_mm``), or a grey card."""
+    if image is None and size_mm:
         image = draw_scene(size=(800, 700), size_mm=size_mm, corners_px=corners_px, marker_mm=14.0).image
-    else:
+    elif image is None:
         image = np.full((120, 160, 3), 128, np.uint8)
     h, w = image.shape[:2]
     out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (w, h))
@@ -96,9 +97,10 @@ def write_video(path: Path, size_mm: tuple[float, float] | None = None, corners_
 
 
 def toml_text(journal: Path, serial: dict[str, Path], camera: Path | None, port: int = 0,
-              game: str = "pig", games: tuple[str, ...] = ("pig", "rocketball")) -> str:
+              game: str = "pig", games: tuple[str, ...] = ("pig", "rocketball"), dice: str = "virtual") -> str:
     """A table config like the example kiosk table; seats in ``serial`` have a serial panel."""
-    lines = ["[table]", f'game = "{game}"', f'journal = "{journal}"', f"seed = {SEED}", "[table.options]"]
+    lines = ["[table]", f'game = "{game}"', f'dice = "{dice}"', f'journal = "{journal}"', f"seed = {SEED}",
+             "[table.options]"]
     lines += [f"target = {PIG_TARGET}"] if game == "pig" else []
     lines += ["[buttons]", "hold_time = 0.3", "repeat_interval = 1.0", f"bounce_time = {BOUNCE}",
               "[kiosk]", "games = [" + ", ".join(f'"{g}"' for g in games) + "]",
@@ -199,10 +201,16 @@ class Player(threading.Thread):
             self.error = exc
             self.bench.bus.release()
             if not self.command_ended.is_set():
-                _thread.interrupt_main()  # as Ctrl-C would: the command ends, the test reports
+                ctrl_c()  # the command ends, the test reports
         else:
             if self.systemd_stop:
                 os.kill(os.getpid(), signal.SIGTERM)
+
+
+def ctrl_c() -> None:
+    """What Ctrl-C does to the command running in the test's main thread (a real SIGINT, which
+    also wakes a loop blocked on its queue)."""
+    os.kill(os.getpid(), signal.SIGINT)
 
 
 def play(bench: WiredBench, argv: list[str], script: Callable[[WiredBench], None],
@@ -267,5 +275,13 @@ def free_port() -> int:
 
 
 def get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read()
+    """The page's body, once it has one: the camera's first picture may still be on its way."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                return r.read()
+        except urllib.error.HTTPError as exc:
+            if exc.code != 404 or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)

@@ -4,11 +4,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 
 from referee.cli import main
+from vision.kit.geometry import ROCKETBALL
+from vision.tablegen import DieTruth, render, scene_of
 
-from .bench import WiredBench, play, play_pig_to_the_end
+from .bench import WiredBench, ctrl_c, play, play_pig_to_the_end, write_video
 
 
 def test_run_plays_the_configured_game_from_pins_and_a_serial_panel_to_the_end(wired, capsys):
@@ -39,3 +42,25 @@ def test_config_check_accepts_the_wired_table_and_names_each_part(wired, capsys)
     assert "TCA9548A 0x70 channel 0" in out and "TCA9548A 0x70 channel 1" in out
     assert f"camera: video file {bench.video}" in out
     assert out.rstrip().endswith("config OK")
+
+
+def test_run_with_camera_dice_takes_the_start_roll_from_the_configs_video(wired, capsys):
+    """Rocketball, "Play": the game opens with a d4 roll. With ``dice = "camera"`` the command
+    opens the config's camera (a video of the kit board, a d4 showing 3 in the tray) and that
+    settled die is the start roll; Ctrl-C then leaves the game in the journal to resume."""
+    scene = scene_of(ROCKETBALL, {}, seed=6)
+    x, y = scene.tray_origin()
+    tray = render(dataclasses.replace(scene, dice=(DieTruth("d4", 3, (x + 50.0, y + 60.0), 75.0),))).image
+    bench = wired(game="rocketball")
+    write_video(bench.video, image=tray)
+    bench.write_config(dice="camera")
+
+    def game(b: WiredBench) -> None:
+        b.wait_screen("table", lambda s: "start roll 3:" in " ".join(s), "the start roll taken")
+        ctrl_c()
+
+    assert play(bench, ["run", "--config", str(bench.config)], game, systemd_stop=False) == 130
+    with sqlite3.connect(bench.journal) as db:
+        first = db.execute("SELECT notation FROM entries ORDER BY seq LIMIT 1").fetchone()[0]
+        (finished,) = db.execute("SELECT finished FROM games").fetchone()
+    assert first == "roll 3" and finished is None
