@@ -9,7 +9,7 @@ from gpiozero import Button
 from referee.cli import main
 from vision.kit.geometry import ROCKETBALL
 
-from .bench import PINS, WiredBench
+from .bench import PINS, ROOT, WiredBench, write_video
 
 
 def doctor(bench: WiredBench, capsys, *extra: str) -> tuple[int, dict[str, str]]:
@@ -114,3 +114,28 @@ def test_a_bad_config_is_one_line_not_a_traceback(tmp_path, capsys):
     assert main(["doctor", "--config", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.strip() == f"tabletop: {bad}: seats[0].buttons.up: pin 99 is not a GPIO pin (use a BCM number from 2 to 27)"
+
+
+def test_a_camera_that_opens_but_gives_no_frame_is_wrong(wired, capsys):
+    bench = wired()
+    write_video(bench.video, frames=0)  # a video file with no picture in it
+    status, rows = doctor(bench, capsys)
+    assert status == 1
+    assert rows["camera"] == f"wrong: video file {bench.video}: opens, but gives no frame"
+    assert "board" not in rows
+
+
+def test_the_six_seat_example_off_the_pi_says_what_is_missing_line_by_line(factory, capsys):
+    """No doubles for the buses here: on a machine without the Pi's I2C, SPI, camera and
+    panels every device is named with the reason, and nothing ends in a traceback."""
+    status = main(["doctor", "--config", str(ROOT / "docs/examples/six-seat.toml"), "--wait", "0.1"])
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert status == 1 and err == ""
+    assert len(lines) == 6 + 7 + 3 + 1  # panels, displays, buzzer, camera, journal; the summary
+    assert lines[0].startswith("not found  seat ana panel ") and "is the panel plugged in?" in lines[0]
+    assert "display ana " in lines[6] and "cannot open /dev/i2c-1 (No such file or directory)" in lines[6]
+    assert lines[12].endswith("/dev/spidev0.0 missing: is SPI switched on (raspi-config)?")
+    assert lines[13].startswith("found      buzzer")  # gpiozero's MockFactory stands in for the pins
+    assert lines[14].startswith("not found  camera ")
+    assert lines[14].endswith("  Pi camera: the Pi camera needs picamera2 (installed with the Pi's OS)")
