@@ -78,7 +78,9 @@ def open_i2c_bus(port: int):
 
     One of the two seams the wired-table tests replace (with a model of the bus and its
     TCA9548A); everything between the table config and the bus stays the code the Pi runs.
-    A missing or forbidden bus is an OSError naming the device file.
+    Handed an open bus, luma writes a frame in 32-byte SMBus blocks rather than one large
+    transfer: a few percent more bus time per frame. A missing or forbidden bus is an OSError
+    naming the device file.
     """
     import smbus2
 
