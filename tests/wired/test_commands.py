@@ -11,7 +11,7 @@ from referee.cli import main
 from vision.kit.geometry import ROCKETBALL
 from vision.tablegen import DieTruth, render, scene_of
 
-from .bench import WiredBench, ctrl_c, play, play_pig_to_the_end, write_video
+from .bench import EXAMPLE, WiredBench, ctrl_c, play, play_pig_to_the_end, write_video
 
 
 def test_run_plays_the_configured_game_from_pins_and_a_serial_panel_to_the_end(wired, capsys):
@@ -64,3 +64,15 @@ def test_run_with_camera_dice_takes_the_start_roll_from_the_configs_video(wired,
         first = db.execute("SELECT notation FROM entries ORDER BY seq LIMIT 1").fetchone()[0]
         (finished,) = db.execute("SELECT finished FROM games").fetchone()
     assert first == "roll 3" and finished is None
+
+
+def test_the_example_table_without_its_i2c_bus_is_one_clear_line(factory, monkeypatch, tmp_path, capsys):
+    """The service's own command on a Pi where I2C is not switched on (here: no /dev/i2c-1 at
+    all): exit 1 and one line naming the bus, never a traceback or a restart loop's crash."""
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))  # the kiosk's relative journal goes there
+    monkeypatch.chdir(tmp_path)  # and run's, where the command runs
+    for command in ("kiosk", "run"):
+        assert main([command, "--config", str(EXAMPLE)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("tabletop: cannot open the table's devices: [Errno 2] No such file or directory: "
+                              "'/dev/i2c-1'") and err.count("\n") == 1
