@@ -26,6 +26,6 @@ def parse_number(text: str, what: str) -> int:
     n = whole_number(text)
     if n is None:
         if text.isascii() and text.isdigit():
-            raise NotationError(f"{what} has more than {MAX_DIGITS} digits: {text[:20]!r}...")
+            raise NotationError(f"{what} must be at most {MAX_DIGITS} digits, not {len(text)}")
         raise NotationError(f"{what} must be a whole number in the digits 0-9, not {text!r}")
     return n
