@@ -65,6 +65,7 @@ def _handler(screen: BigScreen) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "TabletopBigScreen"
         sys_version = ""
+        default_request_version = "HTTP/1.0"  # a malformed request's error has a status line too
         timeout = screen.request_seconds
 
         def setup(self) -> None:

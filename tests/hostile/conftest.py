@@ -1,8 +1,8 @@
 """The hostile-input corpus: reading its cases, and running ``tabletop`` on them.
 
 A case file's first line says what is wrong with it and what the answer must contain:
-``# WHAT -> [exit N: ]FRAGMENT`` (exit 1 unless given); the rest of the file is the input, byte
-for byte. See README.md.
+``# WHAT -> [exit N: |status N: ]FRAGMENT`` (a command's exit code, 1 unless given, or an HTTP
+status); the rest of the file is the input, byte for byte. See README.md.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 from referee.cli import main
 
 CORPUS = Path(__file__).parent / "corpus"
-HEADER = re.compile(r"# (?P<what>.+?) -> (?:exit (?P<exit>\d+): )?(?P<expect>.+)")
+HEADER = re.compile(r"# (?P<what>.+?) -> (?:(?:exit|status) (?P<code>\d+): )?(?P<expect>.+)")
 
 
 @dataclass(frozen=True)
@@ -28,15 +28,16 @@ class Case:
     name: str
     what: str
     expect: str
-    exit: int
+    code: int
+    """The exit code a command must give (1 unless the header says), or the HTTP status."""
     body: bytes
 
 
 def read_case(path: Path) -> Case:
     first, _, body = path.read_bytes().partition(b"\n")
     m = HEADER.fullmatch(first.decode("utf-8"))
-    assert m, f"{path.name}: the first line must be '# WHAT -> [exit N: ]FRAGMENT'"
-    return Case(path.stem, m["what"], m["expect"], int(m["exit"] or 1), body)
+    assert m, f"{path.name}: the first line must be '# WHAT -> [exit N: |status N: ]FRAGMENT'"
+    return Case(path.stem, m["what"], m["expect"], int(m["code"] or 1), body)
 
 
 def corpus(kind: str, suffix: str) -> list:

@@ -27,13 +27,17 @@ def exchange(address: tuple[str, int], data: bytes, *, source: str = "127.0.0.1"
 
 
 def reply(raw: bytes) -> tuple[int, str]:
-    """The status of a raw reply and its message: the JSON "message", else the body's text."""
+    """The status of a raw reply (0 without a status line) and its message: the JSON "message",
+    else the status line's reason and the body's text."""
     head, _, body = raw.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+    status_line = head.split(b"\r\n", 1)[0]
+    if not status_line.startswith(b"HTTP/"):
+        return 0, raw.decode("utf-8", "replace")
+    status = int(status_line.split(b" ", 2)[1])
     try:
         return status, json.loads(body)["message"]
     except (ValueError, KeyError, TypeError):
-        return status, body.decode("utf-8", "replace")
+        return status, (status_line + b"\n" + body).decode("utf-8", "replace")
 
 
 def post(path: str, body: bytes, length: int | None = None, extra: bytes = b"") -> bytes:

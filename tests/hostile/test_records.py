@@ -17,7 +17,7 @@ HEADER = json.dumps({"record": "tabletop/1", "game": "rocketball", "players": ["
 def test_a_record_from_the_corpus(case, tmp_path):
     path = tmp_path / "game.jsonl"
     path.write_bytes(case.body)
-    assert_clear_refusal(tabletop("replay", str(path)), case.exit, case.expect)
+    assert_clear_refusal(tabletop("replay", str(path)), case.code, case.expect)
 
 
 GENERATED = {
