@@ -5,6 +5,9 @@ Windows line ends) are read. Cases: corpus/records/*.jsonl, plus the ones too bi
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +54,13 @@ def test_resuming_a_damaged_record_in_play_is_refused_the_same_way(tmp_path):
     path.write_text(HEADER + "\n" + "[" * 100_000 + "\n")
     assert_clear_refusal(tabletop("play", "rocketball", "--resume", str(path)), 1,
                          "line 2: not a record line: its JSON is nested too deeply")
+
+
+def test_the_installed_console_script_answers_a_nested_record_in_one_line(tmp_path):
+    """The corpus runs ``main`` in this process; here the `tabletop` script itself, once."""
+    path = tmp_path / "game.jsonl"
+    path.write_text(HEADER + "\n" + "[" * 100_000 + "\n")
+    done = subprocess.run([str(Path(sys.executable).parent / "tabletop"), "replay", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"tabletop: {path}: line 2: not a record line: its JSON is nested too deeply\n"
