@@ -1,4 +1,7 @@
-"""``tabletop config check FILE``: read a table config and say what it wires, or what is wrong."""
+"""``tabletop config check FILE``: read a table config and say what it wires, or what is wrong.
+
+It runs the same checks as every command that loads a config (``run``, ``kiosk``), the
+``[kiosk]`` section included, so a file it passes is not refused at the game night."""
 
 from __future__ import annotations
 
@@ -50,5 +53,9 @@ def summary(config: TableConfig) -> list[str]:
         lines.append(f"camera: {src}")
     if config.buzzer_pin is not None:
         lines.append(f"buzzer: GPIO{config.buzzer_pin}")
+    if k := config.kiosk:
+        bots = f"; bots: {', '.join(k.bots)}" if k.bots else ""
+        lines.append(f"kiosk: {', '.join(k.games)}; big screen {k.web_bind}:{k.web_port}, "
+                     f"admin PIN {'set' if k.admin_pin else 'none (read-only page)'}{bots}")
     lines.append("config OK")
     return lines
