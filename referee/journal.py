@@ -113,8 +113,8 @@ class Journal:
             self.notices.append(f"{self.path} was empty (0 bytes); a new journal was started in it")
         try:
             if read_only:
-                self.db = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True,
-                                          isolation_level=None, check_same_thread=False)
+                self.db = sqlite3.connect(self._read_only_uri(), uri=True, isolation_level=None,
+                                          check_same_thread=False)
             else:
                 self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -133,6 +133,14 @@ class Journal:
         except JournalError:
             self.db.close()
             raise
+
+    def _read_only_uri(self) -> str:
+        """Without a ``-wal`` beside it (closed cleanly) the file alone is the journal, and
+        ``immutable`` reads it without making ``-wal``/``-shm`` files; with one (a referee has it
+        open, or was cut off), ``mode=ro`` reads the log too, and SQLite may add its ``-shm``
+        index beside it."""
+        uri = Path(self.path).resolve().as_uri()
+        return f"{uri}?mode=ro" if Path(f"{self.path}-wal").exists() else f"{uri}?immutable=1"
 
     def _check(self, read_only: bool) -> None:
         """SQLite's own check of every page, then every game's header as the journal reads it."""
