@@ -267,9 +267,12 @@ def test_an_in_memory_journal_name_is_refused(tmp_path, capsys, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def as_nobody(argv: list[str]) -> tuple[int, str]:
+def as_nobody(argv: list[str], readable: list[str]) -> tuple[int, str]:
     """``main(argv)`` in a forked child that has given up root (the file modes then apply, as they
-    do for the service's own account); returns its exit status and stderr."""
+    do for the service's own account); returns its exit status and stderr. The child can no
+    longer read the interpreter's own files, so the parent first runs ``readable`` (the same
+    command on a file it may read), which loads every module the command needs."""
+    assert main(readable) == 0
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: no return from here
@@ -298,7 +301,7 @@ def test_an_unreadable_journal_is_refused_with_the_reason(built):
         path = folder / "journal.sqlite"
         shutil.copy(built["clean"], path)
         path.chmod(0o000)
-        code, err = as_nobody(["journal", "list", str(path)])
+        code, err = as_nobody(["journal", "list", str(path)], ["journal", "list", str(built["clean"])])
         assert (code, err) == (1, f"tabletop: {path}: no permission to read it\n")
         path.chmod(0o600)
         assert path.read_bytes() == built["clean"].read_bytes()
