@@ -151,15 +151,16 @@ def run_sim(journal: Path, monkeypatch) -> int:
 
 
 @pytest.mark.parametrize("which, damage, message", [c[1:] for c in DAMAGED], ids=[c[0] for c in DAMAGED])
-def test_journal_list_reports_a_damaged_journal_and_leaves_it_as_it_was(built, tmp_path, capsys,
+def test_journal_list_and_export_report_a_damaged_journal_and_leave_it_as_it_was(built, tmp_path, capsys,
                                                                        which, damage, message):
     path = damaged_copy(built, tmp_path, which, damage)
     before = files(tmp_path)
-    assert main(["journal", "list", str(path)]) == 1
-    out = capsys.readouterr()
-    assert out.err.startswith(f"tabletop: {path} is damaged: ") and message in out.err
-    assert out.err.count("\n") == 1 and "Traceback" not in out.err
-    assert files(tmp_path) == before  # looking changed nothing, moved nothing
+    for command in (["list", str(path)], ["export", str(path), "1", str(tmp_path / "game.jsonl")]):
+        assert main(["journal", *command]) == 1
+        out = capsys.readouterr()
+        assert out.err.startswith(f"tabletop: {path} is damaged: ") and message in out.err
+        assert out.err.count("\n") == 1 and "Traceback" not in out.err
+        assert files(tmp_path) == before  # looking changed nothing, moved nothing, wrote nothing
 
 
 @pytest.mark.parametrize("which, damage, message", [c[1:] for c in DAMAGED], ids=[c[0] for c in DAMAGED])
@@ -199,6 +200,28 @@ def test_a_torn_last_write_in_the_wal_is_no_damage(built, tmp_path, capsys):
     assert main(["journal", "list", str(path)]) == 0
     out = capsys.readouterr()
     assert out.err == "" and len(out.out.splitlines()) == 15  # the 12 closed games and the 3 in the log
+
+
+def test_a_wal_restarted_after_a_checkpoint_is_no_damage(built, tmp_path, capsys):
+    """After a checkpoint SQLite writes the -wal again from its start under new salts, leaving the
+    older frames behind it: they end the log, they are not damage."""
+    live = tmp_path / "live.sqlite"
+    shutil.copy(built["clean"], live)
+    journal = Journal(live, durable=False)
+    journal.db.execute("PRAGMA wal_autocheckpoint=0")
+    play_games(journal, 3, random.Random(7))
+    assert journal.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[0] == 0
+    play_games(journal, 1, random.Random(8))  # a shorter log over the start of the old one
+    (tmp_path / "cut").mkdir()
+    path = tmp_path / "cut" / "journal.sqlite"
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{live}{suffix}", f"{path}{suffix}")
+    journal.close()
+    wal = Path(f"{path}-wal").read_bytes()
+    salts = {wal[at + 8:at + 16] for at in range(32, len(wal) - WAL_FRAME + 1, WAL_FRAME)}
+    assert len(salts) == 2  # the copy really holds frames of both generations
+    assert main(["journal", "list", str(path)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 16
 
 
 def test_an_empty_journal_is_reported_by_list_and_started_afresh_with_a_warning(tmp_path, capsys, monkeypatch):
