@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .dice import CAMERA_DIE, MODES
+from .journal import IN_MEMORY
 
 if TYPE_CHECKING:
     from .kiosk_config import KioskConfig
@@ -28,8 +29,6 @@ BUTTON_ROLES = (
 DRIVERS = ("ssd1306", "ssd1309", "ssd1305", "ssd1315", "sh1106", "sh1107")
 DICE_MODES = MODES
 CAMERA_KINDS = ("picamera2", "usb", "file")
-IN_MEMORY = ("", ":memory:")
-"""Journal names SQLite takes for a database in memory: the games would be played and lost."""
 
 
 class ConfigError(ValueError):

@@ -58,7 +58,7 @@ class JournalDamaged(JournalError):
     write-ahead log that would silently drop committed entries."""
 
 
-NOT_A_FILE = ("", ":memory:")
+IN_MEMORY = ("", ":memory:")
 """Names SQLite takes for a database that lives only in memory: nothing would be kept."""
 
 DAMAGE_ERRORS = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
@@ -97,7 +97,7 @@ class Journal:
         self.path = str(path)
         self.notices: list[str] = []
         """What a person should know about this journal (it was empty, it replaced a damaged one)."""
-        if self.path in NOT_A_FILE:
+        if self.path in IN_MEMORY:
             raise JournalError(f"{self.path!r} is not a file name: SQLite would keep the journal in memory only")
         try:
             health = journal_file.inspect(Path(self.path))
