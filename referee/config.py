@@ -251,8 +251,8 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
             for key, value in (("port", serial.port and os.path.realpath(serial.port)),
                                ("serial_number", serial.serial_number)):
                 if value in panels:
-                    raise ConfigError(f"{s.key(key)}: {getattr(serial, key)!r} is already used by {panels[value]}; "
-                                      "each seat needs its own panel")
+                    raise ConfigError(f"{s.key(key)}: {getattr(serial, key)!r} is already used by "
+                                      f"{panels[value]}; each seat needs its own panel")
                 if value:
                     panels[value] = s.key(key)
             if buttons:
@@ -356,19 +356,17 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
 
 
 def _check_journal(key: str, journal: str) -> None:
-    """The journal must be a file that can be made: SQLite takes an empty name for a database in
-    memory, so a typo would play the whole night and keep nothing. A relative name is placed at
-    run time (the working folder, or the service's state folder), so only an absolute one's
-    folder can be checked here."""
+    """The journal must name a file: SQLite takes an empty name for a database in memory, so a
+    slip would play the whole night and keep nothing. Whether its folder exists is a fact of the
+    machine, not of the file (systemd makes the service's state folder when it starts it):
+    ``tabletop config check`` looks on this machine, ``doctor`` reports it, and opening the
+    journal refuses it."""
     if journal.strip() in IN_MEMORY:
-        raise ConfigError(f"{key}: {journal!r} names no file (SQLite would keep the games in memory "
-                          "and lose them); write a file name such as \"journal.sqlite\"")
-    path = Path(journal)
-    if journal.endswith(("/", os.sep)) or (path.is_absolute() and path.is_dir()):
+        raise ConfigError(f"{key}: {journal!r} names no file (SQLite would keep the games in "
+                          "memory and lose them); write a file name such as \"journal.sqlite\"")
+    if journal.endswith(("/", os.sep)):
         raise ConfigError(f"{key}: {journal!r} is a folder; name a file in it, such as "
-                          f"\"{path / 'journal.sqlite'}\"")
-    if path.is_absolute() and not path.parent.is_dir():
-        raise ConfigError(f"{key}: the folder {path.parent} does not exist")
+                          f"\"{Path(journal) / 'journal.sqlite'}\"")
 
 
 def _check_game(game_id: str, options: dict[str, Any], seat_count: int) -> None:
@@ -399,7 +397,8 @@ BOUNCE_TIME_MOST = 0.5
 """Seconds: contacts settle within milliseconds; more would swallow quick presses."""
 
 
-def positive(r: Reader, name: str, default: float, unit: str = "seconds", most: float | None = None) -> float:
+def positive(r: Reader, name: str, default: float, unit: str = "seconds",
+             most: float | None = None) -> float:
     """A number more than 0 (and at most ``most``), in ``unit``."""
     value = r.take(name, float, default)
     if value <= 0:

@@ -96,9 +96,11 @@ class Journal:
         and a missing or empty file is an error instead of a new journal."""
         self.path = str(path)
         self.notices: list[str] = []
-        """What a person should know about this journal (it was empty, it replaced a damaged one)."""
+        """What a person should know about this journal (it was empty, it replaced a damaged
+        one)."""
         if self.path in IN_MEMORY:
-            raise JournalError(f"{self.path!r} is not a file name: SQLite would keep the journal in memory only")
+            raise JournalError(f"{self.path!r} is not a file name: SQLite would keep the journal "
+                               "in memory only")
         try:
             health = journal_file.inspect(Path(self.path))
         except journal_file.Unusable as exc:
@@ -146,14 +148,18 @@ class Journal:
         """SQLite's own check of every page, then every game's header as the journal reads it."""
         problems = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
         if problems != ["ok"]:
-            lines = [line for p in problems for line in p.splitlines() if not line.startswith("***")]
+            lines = [line for p in problems for line in p.splitlines()
+                     if not line.startswith("***")]  # "*** in database main ***" names no problem
             more = f" (and {len(lines) - 1} more problems)" if len(lines) > 1 else ""
-            raise JournalDamaged(f"{self.path} is damaged: SQLite's integrity check found {lines[0]!r}{more}")
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            raise JournalDamaged(f"{self.path} is damaged: SQLite's integrity check found "
+                                 f"{lines[0]!r}{more}")
+        tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master "
+                                                        "WHERE type = 'table'")}
         ours = {"games", "entries"}
         if not ours <= tables:
             if read_only or (tables and not ours & tables):
-                raise JournalError(f"{self.path} is not a journal (an SQLite database without its tables)")
+                raise JournalError(f"{self.path} is not a journal (an SQLite database without "
+                                   "its tables)")
             return  # a new journal (or one cut off while being made): the tables are made next
         for game_id, options, players in self.db.execute("SELECT id, options, players FROM games"):
             try:

@@ -86,9 +86,11 @@ def _size_damage(header: bytes, size: int) -> str | None:
         return "its header is damaged (no valid page size)"
     if size % page:
         return f"the file is cut short: {size} bytes is not a whole number of {page}-byte pages"
-    change_counter, pages, valid_for = (struct.unpack(">I", header[o:o + 4])[0] for o in (24, 28, 92))
+    change_counter, pages = struct.unpack(">II", header[24:32])
+    valid_for = struct.unpack(">I", header[92:96])[0]
     if valid_for == change_counter and pages * page > size:  # the header's page count is current
-        return f"the file is cut short: its header counts {pages} pages, the file holds {size // page}"
+        return (f"the file is cut short: its header counts {pages} pages, "
+                f"the file holds {size // page}")
     return None
 
 
@@ -111,12 +113,14 @@ def _wal_damage(wal: Path, db_page_size: int | None) -> str | None:
     if len(data) <= WAL_HEADER_BYTES:
         return None  # no frames: nothing was committed into it
     magic, version, page_size = struct.unpack(">III", data[:12])
+    bad_header = (f"its write-ahead log {wal.name} has a damaged header: "
+                  "every entry in it is unreadable")
     if magic not in (WAL_MAGIC_LITTLE, WAL_MAGIC_BIG) or version != WAL_VERSION:
-        return f"its write-ahead log {wal.name} has a damaged header: every entry in it is unreadable"
+        return bad_header
     order = "<" if magic == WAL_MAGIC_LITTLE else ">"
     stored = struct.unpack(">II", data[24:32])
     if _checksum(order, data[:24], (0, 0)) != stored:
-        return f"its write-ahead log {wal.name} has a damaged header: every entry in it is unreadable"
+        return bad_header
     if db_page_size is not None and page_size != db_page_size:
         return (f"its write-ahead log {wal.name} has {page_size}-byte pages, the journal "
                 f"{db_page_size}-byte pages: every entry in it is unreadable")

@@ -48,16 +48,18 @@ def parse_kiosk(data: Any, seat_names: list[str]) -> KioskConfig:
     bots = r.take("bots", list, [])
     for b in bots:
         if b not in seat_names:
-            raise ConfigError(f"kiosk.bots: expected a list of seat names ({', '.join(seat_names)}); "
-                              f"{b!r} is not one")
+            raise ConfigError(f"kiosk.bots: expected a list of seat names "
+                              f"({', '.join(seat_names)}); {b!r} is not one")
     web = Reader(r.take("web", dict, {}), "kiosk.web")
     bind = web.take("bind", str, "127.0.0.1")
     _check_bind(web.key("bind"), bind)
     port = web.take("port", int, 8080)
-    if not 1 <= port <= 65535:
-        raise ConfigError(f"kiosk.web.port: {port!r} is not a TCP port (1 to 65535)")
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"kiosk.web.port: {port!r} is not a TCP port "
+                          "(0 to 65535; 0: any free port)")
     pin = web.take("admin_pin", (str, int))
-    if pin is not None and (not isinstance(pin, str) or not pin.isascii() or not pin.isdigit() or len(pin) < 4):
+    digits = isinstance(pin, str) and pin.isascii() and pin.isdigit() and len(pin) >= 4
+    if pin is not None and not digits:
         raise ConfigError("kiosk.web.admin_pin: write at least 4 digits, in quotes")
     web.done()
     r.done()
@@ -70,7 +72,8 @@ def _check_bind(key: str, bind: str) -> None:
     try:
         address = ipaddress.ip_address(bind)
     except ValueError:
-        raise ConfigError(f"{key}: {bind!r} is not an IP address (127.0.0.1 keeps the page on this Pi)") from None
+        raise ConfigError(f"{key}: {bind!r} is not an IP address "
+                          "(127.0.0.1 keeps the page on this Pi)") from None
     if address.version != 4:
         raise ConfigError(f"{key}: {bind!r} is an IPv6 address; the big screen serves IPv4 only "
                           "(127.0.0.1 for this Pi, 0.0.0.0 for the LAN)")

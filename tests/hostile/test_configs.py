@@ -10,6 +10,7 @@ message must contain::
 The commands are the ones a person or systemd runs on the table's file: ``tabletop config
 check``, ``tabletop run --config`` and ``tabletop kiosk --config``. One validator answers all
 three, so a file ``config check`` passes is not refused at the game night, and the reverse.
+A journal's place is the exception: see ON_THIS_MACHINE.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ from referee.cli import main
 CORPUS = Path(__file__).parent / "corpus" / "configs"
 FILES = sorted(CORPUS.glob("*.toml"))
 ROOT = Path(__file__).resolve().parents[2]
+ON_THIS_MACHINE = {"table-journal-missing-folder", "table-journal-existing-folder"}
+"""Mistakes that are facts of this machine rather than of the file (systemd makes the service's
+state folder when it starts it): ``config check`` names the key, ``run`` and ``kiosk`` find
+them when they open the journal, so their line names the journal's path instead."""
 COMMANDS = {
     "config check": lambda path: ["config", "check", str(path)],
     "run": lambda path: ["run", "--config", str(path), "--output", "memory"],
@@ -49,12 +54,20 @@ def test_each_command_refuses_the_file_naming_its_key(path, command, capsys):
     _, expect = expectation(path)
     assert main(COMMANDS[command](path)) == 1
     out = capsys.readouterr()
-    assert out.err.startswith(f"tabletop: {path}: ") and expect in out.err
+    if path.stem in ON_THIS_MACHINE and command != "config check":
+        assert out.err == f"tabletop: {expect}\n"
+    elif path.stem in ON_THIS_MACHINE:
+        assert out.err == f"tabletop: {path}: table.journal: {expect}\n"
+    else:
+        assert out.err.startswith(f"tabletop: {path}: ") and expect in out.err
     assert out.err.count("\n") == 1 and "Traceback" not in out.err
     assert "config OK" not in out.out
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+SAME_EVERYWHERE = [f for f in FILES if f.stem not in ON_THIS_MACHINE]
+
+
+@pytest.mark.parametrize("path", SAME_EVERYWHERE, ids=[f.stem for f in SAME_EVERYWHERE])
 def test_every_command_gives_the_same_message(path, capsys):
     messages = []
     for argv in COMMANDS.values():

@@ -136,7 +136,8 @@ def test_config_check_reads_the_kiosk_section_too(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text(GOOD + "\n[kiosk.web]\nport = 70000\n")
     assert main(["config", "check", str(bad)]) == 1
-    assert capsys.readouterr().err == f"tabletop: {bad}: kiosk.web.port: 70000 is not a TCP port (1 to 65535)\n"
+    assert capsys.readouterr().err == (f"tabletop: {bad}: kiosk.web.port: 70000 is not a TCP port "
+                                       "(0 to 65535; 0: any free port)\n")
 
 
 def test_a_config_without_a_kiosk_section_offers_every_game_on_this_pi_only():
