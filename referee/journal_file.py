@@ -76,7 +76,12 @@ def _page_size(header: bytes) -> int | None:
         return None
     raw = struct.unpack(">H", header[16:18])[0]
     size = 65536 if raw == 1 else raw
-    return size if 512 <= size <= 65536 and size & (size - 1) == 0 else None
+    return size if _is_page_size(size) else None
+
+
+def _is_page_size(size: int) -> bool:
+    """SQLite's pages are a power of two from 512 to 65536 bytes."""
+    return 512 <= size <= 65536 and size & (size - 1) == 0
 
 
 def _size_damage(header: bytes, size: int) -> str | None:
@@ -116,6 +121,8 @@ def _wal_damage(wal: Path, db_page_size: int | None) -> str | None:
     bad_header = (f"its write-ahead log {wal.name} has a damaged header: "
                   "every entry in it is unreadable")
     if magic not in (WAL_MAGIC_LITTLE, WAL_MAGIC_BIG) or version != WAL_VERSION:
+        return bad_header
+    if not _is_page_size(page_size):
         return bad_header
     order = "<" if magic == WAL_MAGIC_LITTLE else ">"
     stored = struct.unpack(">II", data[24:32])
