@@ -12,6 +12,8 @@ from __future__ import annotations
 import enum
 from typing import Literal
 
+from engines.core.notation import whole_number
+
 ROWS = 11
 COLS = 7
 SQUARES = ROWS * COLS
@@ -77,10 +79,8 @@ def name(square: int) -> str:
 def parse_square(text: str) -> int | None:
     """The square a name like ``d6`` names, or None."""
     text = text.strip().lower()
-    if len(text) < 2 or text[0] not in "abcdefg" or not text[1:].isdigit():
-        return None
-    rank = int(text[1:])
-    if not 1 <= rank <= ROWS:
+    rank = whole_number(text[1:])
+    if len(text) < 2 or text[0] not in "abcdefg" or rank is None or not 1 <= rank <= ROWS:
         return None
     return at(ROWS - rank, "abcdefg".index(text[0]))
 

@@ -29,7 +29,7 @@ from device.keyboard import HELP, KeyboardInput
 from engines.core import IllegalAction, OptionError
 from referee.cli import UserError
 from referee.config import ConfigError, TableConfig
-from referee.journal import Journal, JournalError
+from referee.journal import Journal, JournalError, open_for_table
 from referee.kiosk_config import KioskConfig, load_kiosk_config
 from referee.night import Night
 from referee.notify import Notifier
@@ -83,7 +83,7 @@ def run(args) -> int:
     path = journal_path(config, args.journal)
     notifier = Notifier()
     try:
-        journal = Journal(path)
+        journal = open_for_table(path)
     except JournalError as exc:
         raise UserError(str(exc)) from None
     try:
