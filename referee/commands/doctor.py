@@ -25,6 +25,7 @@ from device.probe import (
     probe_pins,
     probe_spi,
 )
+from referee import journal_file
 from referee.cli import UserError
 from referee.commands.kiosk import journal_path
 from referee.config import ConfigError, DisplayConfig, TableConfig, load_config
@@ -128,17 +129,22 @@ def board(image, size_mm: tuple[float, float]) -> Probe:
 
 
 def journal(path: Path) -> Probe:
-    """The journal's folder exists and takes a new file (the journal and its WAL live there)."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        return Probe(NOT_FOUND, f"{path}: the folder {folder} does not exist")
+    """The journal's file as the referee will open it (journal_file's reading of its bytes, never
+    a write to it), and its folder taking a new file (the journal's log files live there)."""
     try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tabletop-doctor-"):
+        health = journal_file.inspect(path)
+    except journal_file.Unusable as exc:
+        return Probe(NOT_FOUND if not path.parent.is_dir() else WRONG, str(exc))
+    try:
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tabletop-doctor-"):
             pass
     except OSError as exc:
-        return Probe(WRONG, f"{path}: cannot write in {folder} ({exc.strerror})")
-    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        return Probe(WRONG, f"{path}: cannot write in {path.parent} ({exc.strerror})")
+    if health.damage:
+        return Probe(WRONG, f"{path} is damaged: {health.damage} (the referee will set it aside "
+                            "and start a new journal; docs/kiosk.md, when a journal is damaged)")
+    if health.exists and not os.access(path, os.R_OK | os.W_OK):
         return Probe(WRONG, f"{path}: exists but this user cannot read and write it")
     where = " (relative: the service puts it in its StateDirectory)" if not path.is_absolute() else ""
-    state = "present, writable" if path.exists() else "folder writable (a new journal)"
+    state = "present, writable" if health.exists else "folder writable (a new journal)"
     return Probe(FOUND, f"{path}: {state}{where}")

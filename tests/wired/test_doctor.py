@@ -3,6 +3,8 @@ wrong, on the same doubles as the game night; nothing is played and nothing is w
 
 from __future__ import annotations
 
+import sqlite3
+
 import serial
 from gpiozero import Button
 
@@ -139,3 +141,26 @@ def test_the_six_seat_example_off_the_pi_says_what_is_missing_line_by_line(facto
     assert lines[13].startswith("found      buzzer")  # gpiozero's MockFactory stands in for the pins
     assert lines[14].startswith("not found  camera ")
     assert lines[14].endswith("  Pi camera: the Pi camera needs picamera2 (installed with the Pi's OS)")
+
+
+def test_a_damaged_journal_or_a_file_that_is_no_journal_is_wrong(wired, capsys):
+    """The doctor reads the journal's bytes as the referee will, and writes nothing to it."""
+    bench = wired(camera=False)
+    bench.journal.write_text("these are notes, not a journal\\n")
+    status, rows = doctor(bench, capsys)
+    assert status == 1
+    assert rows["journal"] == (f"wrong: {bench.journal} is not a journal (not an SQLite database); "
+                               "check the journal path")
+    bench.journal.unlink()
+    with sqlite3.connect(bench.journal) as db:
+        db.execute("CREATE TABLE t (x)")
+        db.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 40)
+    db.close()
+    whole = bench.journal.read_bytes()
+    bench.journal.write_bytes(whole[:-1])  # cut by one byte
+    status, rows = doctor(bench, capsys)
+    assert status == 1
+    assert rows["journal"].startswith(f"wrong: {bench.journal} is damaged: ")
+    assert rows["journal"].endswith("(the referee will set it aside and start a new journal; "
+                                    "docs/kiosk.md, when a journal is damaged)")
+    assert bench.journal.read_bytes() == whole[:-1]  # looked at, not touched
