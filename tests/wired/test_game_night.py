@@ -39,12 +39,6 @@ def choose(bench: WiredBench, seat: str, title: str) -> None:
     bench.wait_screen("table", lambda s: s[0].startswith(title) and ">start" not in s, f"{title} in play")
 
 
-def turn_led(panel) -> int | None:
-    """The mode the panel's firmware was last told for its turn LED."""
-    mode = panel.panel.leds._modes.get(proto.LEDS.index("turn"))
-    return mode and mode[0]
-
-
 def games_in(journal) -> list[tuple[str, str | None, list[str]]]:
     """(game, result, winners) per game of the night, from the journal file itself."""
     with sqlite3.connect(journal) as db:
@@ -54,6 +48,9 @@ def games_in(journal) -> list[tuple[str, str | None, list[str]]]:
 
 
 def test_a_game_night_played_on_the_pins_from_attract_to_the_next_game(wired, capsys):
+    """The example table (GPIO panels, two displays behind the mux, the table's on the main bus)
+    with a video camera: Pig chosen from the attract screen and played to a winner, the results,
+    then Rocketball started and abandoned with a long press of the reserved key."""
     bench = wired()
     port = free_port()
     bench.write_config(port=port)
@@ -104,7 +101,7 @@ def test_a_serial_panel_unplugged_and_replugged_mid_game_plays_on(wired):
 
     def led_shows_the_turn(mover: str) -> None:
         lit = proto.LED_ON if mover == "south" else proto.LED_OFF
-        assert panel.wait_until(lambda: turn_led(panel) == lit, TIMEOUT), f"turn LED wrong on {mover}'s go"
+        assert panel.wait_until(lambda: panel.led_mode("turn") == lit, TIMEOUT), f"turn LED wrong on {mover}'s go"
 
     def each_turn(mover: str) -> None:
         led_shows_the_turn(mover)
