@@ -13,6 +13,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from luma.core.error import Error as LumaError
+
 from device.displays import open_oled
 from device.probe import (
     FOUND,
@@ -100,7 +102,7 @@ def display(d: DisplayConfig) -> Probe:
                            reset_pin=d.reset_pin)
         draw(device, [f"doctor: {d.label}", "", "this display is", f"{d.label}'s"])
         device.persist = True  # the name stays on the glass after the doctor has gone
-    except Exception as exc:  # the driver library's own failure is the finding
+    except (LumaError, OSError) as exc:  # it answered the probe, then failed: a loose contact
         return Probe(WRONG, f"{probe.detail}, but drawing on it failed: {exc}")
     return Probe(FOUND, f"{probe.detail}; it shows \"doctor: {d.label}\"")
 

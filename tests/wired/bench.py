@@ -127,9 +127,10 @@ class WiredBench:
 
     def __init__(self, tmp_path: Path, monkeypatch, factory, serial_seats: tuple[str, ...] = (),
                  camera: bool = True, devices: set[Where] | None = None, game: str = "pig",
-                 board_mm: tuple[float, float] | None = None, board_corners=BOARD_CORNERS):
+                 board_mm: tuple[float, float] | None = None, board_corners=BOARD_CORNERS,
+                 flaky: set[Where] = frozenset()):
         self.factory = factory
-        self.bus = I2CBus({d.where for d in OLEDS} if devices is None else devices)
+        self.bus = I2CBus({d.where for d in OLEDS} if devices is None else devices, flaky=flaky)
         self.buses_opened: list[int] = []
         monkeypatch.setattr(displays, "open_i2c_bus", self._open_bus)
         monkeypatch.setattr(displays, "oled_class", lambda driver: OledOnBus)

@@ -27,8 +27,11 @@ Where = tuple[int | None, int]
 
 
 class I2CBus:
-    def __init__(self, devices: set[Where], mux_address: int | None = MUX_ADDRESS):
+    def __init__(self, devices: set[Where], mux_address: int | None = MUX_ADDRESS,
+                 flaky: set[Where] = frozenset()):
         self.devices = set(devices)
+        self.flaky = set(flaky)
+        """Devices that answer a one-byte read but fail longer writes (a loose contact)."""
         self.mux_address = mux_address
         self.selected = 0  # the mux's channel mask: what it switched through last
         self.received: dict[Where, bytearray] = {d: bytearray() for d in self.devices}
@@ -53,6 +56,8 @@ class I2CBus:
         self._transfer()
         with self._lock:
             for target in self._targets(address):
+                if target in self.flaky:
+                    raise OSError(errno.EREMOTEIO, "Remote I/O error")
                 if register == DATA_MODE:
                     self.received[target].extend(data)
 

@@ -164,3 +164,12 @@ def test_a_damaged_journal_or_a_file_that_is_no_journal_is_wrong(wired, capsys):
     assert rows["journal"].endswith("(the referee will set it aside and start a new journal; "
                                     "docs/kiosk.md, when a journal is damaged)")
     assert bench.journal.read_bytes() == whole[:-1]  # looked at, not touched
+
+
+def test_a_display_that_answers_but_cannot_be_drawn_on_is_wrong(wired, capsys):
+    bench = wired(camera=False, flaky={(1, 0x3C)})  # south's display: a loose contact
+    status, rows = doctor(bench, capsys)
+    assert status == 1
+    assert rows["display south"] == ("wrong: I2C bus 1, TCA9548A 0x70 channel 1, address 0x3c answers, "
+                                     "but drawing on it failed: [Errno 121] Remote I/O error")
+    assert rows["display north"].startswith("found")
