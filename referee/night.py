@@ -281,9 +281,11 @@ class Night:
         return {i for i, p in enumerate(players) if p in self.kiosk.bots}
 
     def _table_for(self, n: int) -> Table:
-        """The session draws on the players' seats and the table display only."""
+        """The session draws on the players' seats and the table display only, and lights the
+        turn LEDs of the players' serial panels."""
         shown = {k: v for k, v in self.table.displays.items() if k is None or k < n}
-        return Table(shown, self.table.buzzer)
+        lit = {k: v for k, v in self.table.indicators.items() if k < n}
+        return Table(shown, self.table.buzzer, lit)
 
     # --- input ----------------------------------------------------------------------------
 

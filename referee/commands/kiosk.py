@@ -90,7 +90,7 @@ def run(args) -> int:
         if args.sim:
             wiring = wire_sim(config.seat_names, args.output, args.out)
         else:
-            wiring = wire_config(config, events.put)
+            wiring = wire_config(config, events)
     except (GPIOZeroError, LumaError, OSError, ConfigError) as exc:
         journal.close()
         raise UserError(f"cannot open the table's devices: {exc} (`--sim` runs on emulated displays)") from None

@@ -7,31 +7,11 @@ import socket
 import threading
 import time
 
-import pytest
-
 from device.events import InputEvent
 from referee.notify import Notifier
 
+from .conftest import received
 from .table import KioskTable
-
-
-@pytest.fixture
-def systemd_socket(tmp_path):
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(str(tmp_path / "notify"))
-    sock.settimeout(2.0)
-    yield sock, str(tmp_path / "notify")
-    sock.close()
-
-
-def received(sock) -> list[str]:
-    out = []
-    sock.settimeout(0.05)
-    while True:
-        try:
-            out.append(sock.recv(4096).decode())
-        except TimeoutError:
-            return out
 
 
 def test_outside_systemd_nothing_is_sent():

@@ -57,13 +57,8 @@ class SerialTable:
     def table_screen(self) -> str:
         return " ".join(read_lines(self.display.image))
 
-    def turn_led(self, seat: str) -> int | None:
-        """The mode the panel's firmware was last told for its turn LED."""
-        mode = self.panels[seat].panel.leds._modes.get(proto.LEDS.index("turn"))
-        return mode and mode[0]
-
     def wait_led(self, seat: str, mode: int) -> bool:
-        return self.panels[seat].wait_until(lambda: self.turn_led(seat) == mode, TIMEOUT)
+        return self.panels[seat].wait_until(lambda: self.panels[seat].led_mode("turn") == mode, TIMEOUT)
 
     def close(self) -> None:
         self.wiring.close()
