@@ -47,10 +47,10 @@ def next_card(st, ev, reading: str):
 
 
 def new_ball(st, ev):
-    """Restart: those out "until the next new ball" return once a ball after the restart their
-    own incident caused is fired (docs/games/rollerball-ii.md)."""
+    """Restart: those out "until the next new ball" return once a ball after the last one they
+    sit out is fired (``Out.ball``; docs/games/rollerball-ii.md)."""
     balls = st.balls + 1
-    st = release(st, ev, lambda e: e.until == "new_ball" and e.ball <= balls - 2)
+    st = release(st, ev, lambda e: e.until == "new_ball" and e.ball < balls)
     st = replace(st, balls=balls, control=None, play=None, holder=None)
     return next_card(st, ev, "fires")
 
