@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from engines.core import OptionError
 from engines.rollerball_ii import RollerballII
 from engines.rollerball_ii.data import (
     DATA,
@@ -165,3 +166,54 @@ def test_unreadable_files_are_named(tmp_path):
         load_deck(str(tmp_path / "nothing.json"))
     with pytest.raises(DataError, match="not valid TOML"):
         load_tables(write(tmp_path, "broken.toml", "[skater\n"))
+
+
+# ------------------------------------------------------------------ options that name data files
+
+def bad_files(tmp_path):
+    """Files a user might point a data option at by mistake, each with what the message says."""
+    binary = tmp_path / "noise.json"
+    binary.write_bytes(bytes(range(256)) * 4)
+    text = write(tmp_path, "notes.txt", "root:x:0:0:root:/root:/bin/bash\n")
+    listed = write(tmp_path, "list.json", "[1, 2, 3]")
+    return [
+        (str(tmp_path / "missing.json"), "cannot read it"),
+        (str(tmp_path), "not a regular file"),
+        (text, "not valid TOML"),
+        (str(binary), "not valid JSON"),
+        (listed, "the top level must be a table"),
+    ]
+
+
+@pytest.mark.parametrize("option", ["deck", "game_card", "tables", "home_roster", "visitors_roster"])
+def test_a_data_option_naming_a_bad_file_is_an_option_error_naming_both(tmp_path, option):
+    """Options that name data files: a missing file, a folder, a text or binary file that is not
+    the data, or JSON of another shape is refused when the game is set up, with the option's
+    name and the file's path, as the error every command turns into a one-line message."""
+    for path, reason in bad_files(tmp_path):
+        with pytest.raises(OptionError) as err:
+            RollerballII({option: path})
+        message = str(err.value)
+        assert message.startswith(f"option {option}: {path}") and reason in message, message
+        assert "\n" not in message
+
+
+@pytest.mark.parametrize("option,shape,reason", [
+    ("deck", {"deck": [1, 2]}, "card 1: 'card' must be numbered 1"),
+    ("deck", {"cards": []}, "'deck' must be a list of cards"),
+    ("tables", {"skater": {"star": "fast"}}, r"\[skater\.star\] offence: missing"),
+    ("tables", {"skater": 3}, r"\[skater\.star\] offence: missing"),
+    ("home_roster", {"team": "Houston", "player": [5]}, "player 1: must be a table"),
+    ("game_card", {"penalty_minutes": "two"}, "penalty_minutes must be a list"),
+])
+def test_json_of_the_wrong_shape_is_named_not_a_crash(tmp_path, option, shape, reason):
+    """A JSON file whose nesting differs from the schema is reported like any other fault."""
+    path = write(tmp_path, "shape.json", json.dumps(shape))
+    with pytest.raises(OptionError, match=reason):
+        RollerballII({option: path})
+
+
+def test_a_period_longer_than_the_deck_is_an_option_error(tmp_path):
+    """FAST ACTION CARDS: a period draws its FACs from the deck, so it cannot need more cards."""
+    with pytest.raises(OptionError, match=r"facs_per_period \(13\) exceeds the deck's 12 cards"):
+        RollerballII({"deck": deck_file(tmp_path), "facs_per_period": 13})
