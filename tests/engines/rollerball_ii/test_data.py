@@ -48,6 +48,70 @@ def test_packaged_deck_has_sixty_cards_with_six_sections_and_varied_effects():
     assert len(flavours) > 120, "card texts are varied"
 
 
+OTHER_SIDE = {"home": "visitors", "visitors": "home"}
+
+
+def mirrored(value):
+    """Effects with the home team and the visitors swapped."""
+    if isinstance(value, dict):
+        return {k: mirrored(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [mirrored(v) for v in value]
+    return OTHER_SIDE.get(value, value) if isinstance(value, str) else value
+
+
+def signature(effects) -> str:
+    """What a section does, without its wording (the injury's name is scoresheet text) and in
+    any order (a penalty for each side is the same card whichever is read first)."""
+    def plain(value):
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items() if k != "injury"}
+        if isinstance(value, list | tuple):
+            return sorted((plain(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+        return value
+    return json.dumps(plain(effects), sort_keys=True)
+
+
+def sides_named(effects, kind):
+    """The teams named by name ('home', 'visitors') in the section's effects of ``kind``."""
+    out = set()
+    for e in effects:
+        if e["do"] == kind:
+            for value in (e.get("who"), e.get("by"), e):
+                if isinstance(value, dict) and value.get("team") in OTHER_SIDE:
+                    out.add(value["team"])
+        if e["do"] == "if":
+            out |= sides_named(e.get("then", []) + e.get("else", []), kind)
+    return out
+
+
+def test_packaged_deck_hits_home_and_visitors_on_equally_many_cards():
+    """FAST ACTION CARDS, ATTACK and EVENT: penalties, injuries, ejections and rests, and the
+    Catchers a fired ball goes to, fall on the home team on as many cards as on the visitors
+    (the text names no side to favour; a lopsided deck decides matches by the seat)."""
+    counts = Counter()
+    for card in load_deck():
+        for name, section in card.sections.items():
+            for kind in ("penalty", "injure", "eject", "rest", "catch"):
+                for side in sides_named(section.effects, kind):
+                    counts[name, kind, side] += 1
+    assert counts["event", "injure", "home"] > 0 and counts["event", "eject", "visitors"] > 0
+    assert counts["fires", "catch", "home"] > 0
+    lopsided = {key[:2]: (counts[(*key[:2], "home")], counts[(*key[:2], "visitors")])
+                for key in counts if counts[(*key[:2], "home")] != counts[(*key[:2], "visitors")]}
+    assert not lopsided, f"cards per (section, kind): (home, visitors) {lopsided}"
+
+
+def test_packaged_deck_is_its_own_mirror_image():
+    """Every card that favours or hurts one side has a twin doing the same to the other side
+    (conditions included: a Star-only catch for one side is a Star-only catch for the other)."""
+    for name in SECTIONS:
+        sections = [card.sections[name].effects for card in load_deck()]
+        mine = Counter(signature(s) for s in sections)
+        twins = Counter(signature(mirrored(s)) for s in sections)
+        assert mine == twins, f"{name}: without a twin {sorted((mine - twins).elements())}"
+
+
 def test_packaged_tables_keep_the_text_constraints_and_the_sample_card():
     """PLAYER CARD ACTIONS: the sample Star Skater's columns are a row of the Star Skater table."""
     t = load_tables()
