@@ -83,7 +83,8 @@ class RollerballII(Game):
             if getattr(o, name) is not None:
                 data_option(name, load_team, getattr(o, name))
         if o.facs_per_period > len(deck):
-            raise OptionError(f"facs_per_period ({o.facs_per_period}) exceeds the deck's {len(deck)} cards")
+            raise OptionError(
+                f"facs_per_period ({o.facs_per_period}) exceeds the deck's {len(deck)} cards")
 
     def new(self, players: Sequence[str] | None = None) -> MatchState:
         from .flow import new_ball

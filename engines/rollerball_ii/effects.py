@@ -290,8 +290,8 @@ class Reader:
             return
 
         def later(entries, earlier):
-            return tuple(replace(e, ball=e.ball + 1) if e.until == "new_ball" and e not in earlier else e
-                         for e in entries)
+            return tuple(replace(e, ball=e.ball + 1) if e.until == "new_ball" and e not in earlier
+                         else e for e in entries)
 
         self.st = replace(self.st, out=later(self.st.out, set(self.before.out)),
                           box=later(self.st.box, set(self.before.box)))

@@ -56,7 +56,7 @@ def difference_interval(a: int, b: int, n: int, z: float = Z95) -> tuple[float, 
     pa, pb = a / n, b / n
     d = pa - pb
     half = z * math.sqrt(max(0.0, pa + pb - d * d) / n)
-    return d - half, d + half
+    return max(-1.0, d - half), min(1.0, d + half)
 
 
 @dataclass

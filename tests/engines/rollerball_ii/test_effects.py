@@ -147,6 +147,19 @@ def test_biker_id_with_a_condition_and_an_absent_biker(tmp_path):
     assert (st.reading, st.control) == ("action", 0)
 
 
+def test_a_breakaway_towed_against_an_absent_biker_rolls_against_an_empty_position(tmp_path):
+    """Action notes 4 with an empty position: a breakaway's BKR meets itself (Biker against
+    Biker), the BIKER ID names a Biker whose opponent is off the track, so the Biker's one die
+    meets "[Position Empty]"; his ATT then hits nobody and his team keeps the ball."""
+    st = game_with(tmp_path, {"biker": [{"do": "biker", "slot": "B2"}]}).new()
+    st = empty_slot(st, 0, "B2")
+    st, _ = play_text(in_control(st), "roll", f"roll {FACE['LOSE']} {FACE['LOSE']}",
+                      f"d10 {FACE['BKR']}", "fac 1")
+    assert (st.play.team, st.play.off_actor, st.play.def_actor) == (1, "B2", None)
+    st, kinds = play_text(st, f"d10 {FACE['ATT']}")
+    assert (st.reading, st.control) == ("action", 1) and "penalty" not in kinds
+
+
 # ------------------------------------------------------------------ ATTACKS and penalties
 
 def attack(tmp_path, effects, key="attack_skater", **options):
