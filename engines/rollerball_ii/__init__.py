@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from ..core import Action, Game, IllegalAction, OptionError, StateError, option
+from ..core import Action, Game, IllegalAction, OptionError, option
 from .data import DataError, load_deck, load_game_card, load_tables
 from .notation import parse
 from .state import MatchState
@@ -112,12 +112,3 @@ class RollerballII(Game):
 
     def parse(self, text: str) -> Action:
         return parse(text)
-
-    def from_json(self, data) -> MatchState:
-        """A state from JSON, refused with a StateError if it breaks an invariant."""
-        state = super().from_json(data)
-        try:
-            state.check()
-        except (AssertionError, KeyError, ValueError, IndexError) as exc:
-            raise StateError(f"not a Rollerball II match: {exc}") from None
-        return state

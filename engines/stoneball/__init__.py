@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from ..core import Action, Game, StateError, option
+from ..core import Action, Game, option
 from .notation import parse
 from .state import StoneballState
 
@@ -54,12 +53,3 @@ class Stoneball(Game):
 
     def parse(self, text: str) -> Action:
         return parse(text)
-
-    def from_json(self, data: Any) -> StoneballState:
-        """A state from JSON, refused with a StateError if it breaks an invariant."""
-        state = super().from_json(data)
-        try:
-            state.check()
-        except AssertionError as exc:
-            raise StateError(f"not a Stoneball position: {exc}") from None
-        return state

@@ -1,7 +1,9 @@
 """``tabletop sim rollerball-ii --matches N --seed S``: whole simulated matches, season totals.
 
 The referee rolls every die and draws every FAC with a seeded RNG; both coaches are the plain
-simulation coach (engines/rollerball_ii/coach.py).
+simulation coach (engines/rollerball_ii/coach.py). A season carries injuries over from match to
+match; ``--fresh`` starts each match with full rosters, so the win rates and their intervals
+compare the two sides over independent matches.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the referee's dice and cards")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--players", default="home,visitors", help="the two team names, home first")
+    p.add_argument("--fresh", action="store_true",
+                   help="start every match with full rosters (no injuries carried over), so the "
+                        "matches are independent: for comparing the two sides")
     p.add_argument("--sheet", action="store_true", help="print every match's scoresheet")
     p.add_argument("--json", metavar="FILE", help="write the season totals and scoresheets as JSON")
     p.add_argument("--write-rosters", metavar="DIR",
@@ -52,8 +57,9 @@ def run(args) -> int:
     sheets = []
     started = time.perf_counter()
     for i in range(args.matches):
-        game = load(args.game, {**options, "home_unavailable": list(season.unavailable(0)),
-                                "visitors_unavailable": list(season.unavailable(1))})
+        carried = {} if args.fresh else {"home_unavailable": list(season.unavailable(0)),
+                                         "visitors_unavailable": list(season.unavailable(1))}
+        game = load(args.game, {**options, **carried})
         final, actions = play_match(game, rng, players)
         season.add(final)
         print(f"match {i + 1}: {final.result.text} ({actions} actions)")
@@ -63,6 +69,9 @@ def run(args) -> int:
             sheets.append(scoresheet(final))
     elapsed = time.perf_counter() - started
     print(season.text())
+    if not args.fresh:
+        print("  (injuries carried over tie each match to the ones before, so the intervals assume "
+              "more independence than there is; --fresh plays independent matches)")
     print(f"{args.matches} matches in {elapsed:.1f} s")
     if args.json:
         try:
