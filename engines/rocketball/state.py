@@ -168,7 +168,7 @@ class RocketballState(State):
             assert b.steps >= 0, "a negative number of moves left"
         assert self.windbag in (0, 1), f"the windbag is held by seat {self.windbag}, not 0 or 1"
         assert self.actor in (0, 1), f"seat {self.actor} is to act, not 0 or 1"
-        assert 0 <= self.pending < len(self.balls), f"a roll for rocketball {self.pending}, not in play"
+        assert 0 <= self.pending < len(self.balls), f"a roll for ball {self.pending}, not in play"
         assert min(self.score) >= 0, "a negative score"
         assert (self.phase is Phase.OVER) == (self.outcome is not None)
         if self.phase is not Phase.OVER:

@@ -124,9 +124,10 @@ class Season:
             low, high = wilson(won, self.matches)
             rates.append(f"{name} {100 * won / n:.1f}% ({100 * low:.1f}-{100 * high:.1f})")
         low, high = difference_interval(self.wins[0], self.wins[1], self.matches)
-        return (f"  win rates, 95 % intervals: {', '.join(rates)}, drawn {100 * self.draws / n:.1f}%; "
-                f"{self.teams[0]} minus {self.teams[1]} {100 * (self.wins[0] - self.wins[1]) / n:+.1f} "
-                f"points ({100 * low:+.1f} to {100 * high:+.1f})")
+        lead = 100 * (self.wins[0] - self.wins[1]) / n
+        return (f"  win rates, 95 % intervals: {', '.join(rates)}, "
+                f"drawn {100 * self.draws / n:.1f}%; {self.teams[0]} minus {self.teams[1]} "
+                f"{lead:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f})")
 
     def to_json(self) -> dict:
         return {"matches": self.matches, "teams": list(self.teams), "wins": self.wins, "draws": self.draws,

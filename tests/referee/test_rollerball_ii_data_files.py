@@ -62,6 +62,7 @@ def test_play_names_the_option_and_the_file(tmp_path):
 def test_config_check_names_the_option_and_the_file(tmp_path, which):
     option, path = bad_files(tmp_path)[which]
     config = tmp_path / "table.toml"
-    config.write_text(f'[table]\ngame = "rollerball-ii"\n[table.options]\n{option} = {json.dumps(path)}\n'
+    config.write_text('[table]\ngame = "rollerball-ii"\n[table.options]\n'
+                      f'{option} = {json.dumps(path)}\n'
                       '[[seats]]\nname = "home"\n[[seats]]\nname = "visitors"\n')
     assert_one_line_naming(run("config", "check", str(config), cwd=tmp_path), option, path)

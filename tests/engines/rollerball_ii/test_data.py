@@ -249,7 +249,10 @@ def bad_files(tmp_path):
     ]
 
 
-@pytest.mark.parametrize("option", ["deck", "game_card", "tables", "home_roster", "visitors_roster"])
+DATA_OPTIONS = ["deck", "game_card", "tables", "home_roster", "visitors_roster"]
+
+
+@pytest.mark.parametrize("option", DATA_OPTIONS)
 def test_a_data_option_naming_a_bad_file_is_an_option_error_naming_both(tmp_path, option):
     """Options that name data files: a missing file, a folder, a text or binary file that is not
     the data, or JSON of another shape is refused when the game is set up, with the option's

@@ -101,8 +101,8 @@ def test_sim_reports_both_sides_win_rates_with_intervals(capsys, tmp_path):
     """With equal rosters (both generated from one seed) and --fresh, the season totals give each
     side's win rate with its 95 % interval, and the difference with its own."""
     out = tmp_path / "season.json"
-    argv = ["sim", "rollerball-ii", "--matches", "4", "--seed", "2", "--fresh", "-o", "visitors_seed=1",
-            "-o", "facs_per_period=10", "--json", str(out)]
+    argv = ["sim", "rollerball-ii", "--matches", "4", "--seed", "2", "--fresh",
+            "-o", "visitors_seed=1", "-o", "facs_per_period=10", "--json", str(out)]
     assert main(argv) == 0
     printed = capsys.readouterr().out
     season = json.loads(out.read_text())["season"]
