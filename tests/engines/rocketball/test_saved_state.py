@@ -33,20 +33,23 @@ def test_a_saved_position_loads_back():
 
 
 @pytest.mark.parametrize("changes,problem", [
-    # Components: the windbag holds 76 vortex chips, so 77 cannot be on the field.
+    # The windbag starts with 76 vortex chips, so 77 cannot be on the field.
     ({"board": board_with(dict.fromkeys(range(SQUARES), VORTEX))}, "vortex: 77 on the field"),
-    # Setup: the rocketball starts on the centre square, where no chip is ever placed.
+    # A vortex chip is never placed on the centre square, where the rocketball (re)starts.
     ({"board": board_with({CENTRE: VORTEX}), "bag": {"vortex": 75}},
      "the centre square never holds a chip"),
     # The field is 7 columns by 11 rows.
     ({"board": [None] * 70}, "the field has 77 squares, not 70"),
     ({"balls": [{"square": 80, "facing": "N"}]}, "the rocketball is off the field (square 80)"),
-    # Scoring: two points win, so a game still going has nobody on two.
+    # The first player with two points wins, so a game still going has nobody on two.
     ({"score": [2, 0]}, "a player with two points has won"),
     ({"windbag": 2}, "the windbag is held by seat 2"),
     ({"bag": {"vortex": -1}}, "a negative count of vortex"),
 ])
 def test_an_impossible_position_is_refused_on_load_naming_the_problem(changes, problem):
+    """You Need and The windbag: 76 vortex chips in all; Placing Vortex Chips: never on the
+    centre square; RULINGS' field of 7 x 11; the first to two points wins, so nobody is on two
+    in a game still going. A saved state breaking one of these is refused when loaded."""
     with pytest.raises(StateError, match=re.escape(problem)) as err:
         GAME.from_json(saved(**changes))
     assert str(err.value).startswith("not a valid Rocketball state: ")
