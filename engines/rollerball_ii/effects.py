@@ -280,7 +280,6 @@ class Reader:
         self.flow.incident = True
         self.say("ejection", f"EJECTED {self.st.players[at[0]]} {p.label}", team=at[0], number=number)
 
-
     def sit_out_restart(self) -> None:
         """Those this section keeps out until the next new ball also sit out the ball fired at
         once when the section itself restarts play (the rule text's sample ATTACK (BIKER): a
