@@ -97,8 +97,9 @@ def test_packaged_deck_hits_home_and_visitors_on_equally_many_cards():
                     counts[name, kind, side] += 1
     assert counts["event", "injure", "home"] > 0 and counts["event", "eject", "visitors"] > 0
     assert counts["fires", "catch", "home"] > 0
-    lopsided = {key[:2]: (counts[(*key[:2], "home")], counts[(*key[:2], "visitors")])
-                for key in counts if counts[(*key[:2], "home")] != counts[(*key[:2], "visitors")]}
+    lopsided = {(name, kind): (counts[name, kind, "home"], counts[name, kind, "visitors"])
+                for name, kind, _ in counts
+                if counts[name, kind, "home"] != counts[name, kind, "visitors"]}
     assert not lopsided, f"cards per (section, kind): (home, visitors) {lopsided}"
 
 
