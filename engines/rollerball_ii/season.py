@@ -50,7 +50,8 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 def difference_interval(a: int, b: int, n: int, z: float = Z95) -> tuple[float, float]:
     """The normal 95 % interval of the difference of two rates out of the same ``n`` matches
     (home wins and visitors' wins): the two exclude each other, so the variance of the
-    difference is (pa + pb - (pa - pb)^2) / n, not the sum of two independent variances."""
+    difference is (pa + pb - (pa - pb)^2) / n, not the sum of two independent variances. Being
+    a normal approximation it needs tens of matches; a handful of one-sided results collapses it."""
     if n == 0:
         return -1.0, 1.0
     pa, pb = a / n, b / n
@@ -62,6 +63,9 @@ def difference_interval(a: int, b: int, n: int, z: float = Z95) -> tuple[float, 
 @dataclass
 class Season:
     teams: tuple[str, str]
+    carries: bool = True
+    """Injuries carry over to the next matches; False: every match starts with full rosters
+    (independent matches, for comparing the sides)."""
     matches: int = 0
     wins: list[int] = field(default_factory=lambda: [0, 0])
     draws: int = 0
@@ -97,9 +101,9 @@ class Season:
                 self.minutes[i] += r["penalty_minutes"]
                 self.injuries[i] += len(r["injuries"])
                 self.exits[i] += r["exit"]
-                if r["misses"]:
+                self.killed[i] += r["misses"] == -1
+                if r["misses"] and self.carries:
                     self.absent[i][r["number"]] = r["misses"]
-                    self.killed[i] += r["misses"] == -1
 
     def text(self) -> str:
         n = max(1, self.matches)

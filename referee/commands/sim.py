@@ -53,13 +53,12 @@ def run(args) -> int:
     if args.write_rosters:
         return write_rosters(load(args.game, options).new(players), args.write_rosters)
     rng = random.Random(args.seed)
-    season = Season((players[0], players[1]))
+    season = Season((players[0], players[1]), carries=not args.fresh)
     sheets = []
     started = time.perf_counter()
     for i in range(args.matches):
-        carried = {} if args.fresh else {"home_unavailable": list(season.unavailable(0)),
-                                         "visitors_unavailable": list(season.unavailable(1))}
-        game = load(args.game, {**options, **carried})
+        game = load(args.game, {**options, "home_unavailable": list(season.unavailable(0)),
+                                "visitors_unavailable": list(season.unavailable(1))})
         final, actions = play_match(game, rng, players)
         season.add(final)
         print(f"match {i + 1}: {final.result.text} ({actions} actions)")
@@ -69,7 +68,7 @@ def run(args) -> int:
             sheets.append(scoresheet(final))
     elapsed = time.perf_counter() - started
     print(season.text())
-    if not args.fresh:
+    if season.carries:
         print("  (injuries carried over tie each match to the ones before, so the intervals assume "
               "more independence than there is; --fresh plays independent matches)")
     print(f"{args.matches} matches in {elapsed:.1f} s")

@@ -173,6 +173,15 @@ def test_a_season_carries_missed_matches_over():
     assert season.unavailable(1) == (start.lineups[1][4],) and season.killed[1] == 1
 
 
+def test_a_season_of_fresh_matches_counts_the_dead_but_keeps_everyone_available():
+    """``--fresh``: every match starts with full rosters, the scoresheet's injuries still count."""
+    start = RollerballII().new()
+    dead = update_line(start, 1, start.lineups[1][4], lambda ln: change(ln, misses=-1))
+    season = Season(("home", "visitors"), carries=False)
+    season.add(change(dead, step="over"))
+    assert season.unavailable(1) == () and season.killed[1] == 1
+
+
 def test_sim_writes_editable_rosters_that_load_back(capsys, tmp_path):
     assert main(["sim", "rollerball-ii", "--write-rosters", str(tmp_path)]) == 0
     game = RollerballII({"home_roster": str(tmp_path / "home.json"),
