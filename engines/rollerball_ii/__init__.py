@@ -8,15 +8,17 @@ an option, or loaded from a file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
-from ..core import Action, Game, IllegalAction, StateError, option
-from .data import load_deck, load_game_card
+from ..core import Action, Game, IllegalAction, OptionError, option
+from .data import DataError, load_deck, load_game_card, load_tables
 from .notation import parse
 from .state import MatchState
-from .teams import starting_lineup, team_for
+from .teams import load_team, starting_lineup, team_for
+
+T = TypeVar("T")
 
 __all__ = ["RollerballII", "MatchState"]
 
@@ -48,6 +50,14 @@ class Options:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
 
 
+def data_option(name: str, load: Callable[[Any], T], path: str | None) -> T:
+    """``load(path)``, with a faulty file reported as the option ``name``'s error."""
+    try:
+        return load(path)
+    except DataError as exc:
+        raise OptionError(f"option {name}: {exc}") from None
+
+
 class RollerballII(Game):
     id = "rollerball-ii"
     title = "Rollerball II"
@@ -62,12 +72,19 @@ class RollerballII(Game):
     )
 
     def __init__(self, options=None):
+        """Every data file the options name is loaded and checked here, so a bad one stops the
+        set-up (of a match, a replay, a table config) with an OptionError naming the option."""
         super().__init__(options)
         o = self.options
-        deck = load_deck(o.deck, o.game_card)
-        load_game_card(o.game_card)
+        data_option("game_card", load_game_card, o.game_card)
+        deck = data_option("deck", lambda path: load_deck(path, o.game_card), o.deck)
+        data_option("tables", load_tables, o.tables)
+        for name in ("home_roster", "visitors_roster"):
+            if getattr(o, name) is not None:
+                data_option(name, load_team, getattr(o, name))
         if o.facs_per_period > len(deck):
-            raise ValueError(f"facs_per_period ({o.facs_per_period}) exceeds the deck's {len(deck)} cards")
+            raise OptionError(
+                f"facs_per_period ({o.facs_per_period}) exceeds the deck's {len(deck)} cards")
 
     def new(self, players: Sequence[str] | None = None) -> MatchState:
         from .flow import new_ball
@@ -95,12 +112,3 @@ class RollerballII(Game):
 
     def parse(self, text: str) -> Action:
         return parse(text)
-
-    def from_json(self, data) -> MatchState:
-        """A state from JSON, refused with a StateError if it breaks an invariant."""
-        state = super().from_json(data)
-        try:
-            state.check()
-        except (AssertionError, KeyError, ValueError, IndexError) as exc:
-            raise StateError(f"not a Rollerball II match: {exc}") from None
-        return state
