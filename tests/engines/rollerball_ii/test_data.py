@@ -23,6 +23,7 @@ from engines.rollerball_ii.teams import (
     load_team,
     starting_lineup,
     team_file_data,
+    team_for,
 )
 
 from .helpers import DEFAULTS, SECTIONS, deck_file
@@ -285,3 +286,12 @@ def test_a_period_longer_than_the_deck_is_an_option_error(tmp_path):
     """FAST ACTION CARDS: a period draws its FACs from the deck, so it cannot need more cards."""
     with pytest.raises(OptionError, match=r"facs_per_period \(13\) exceeds the deck's 12 cards"):
         RollerballII({"deck": deck_file(tmp_path), "facs_per_period": 13})
+
+
+@pytest.mark.parametrize("ref", ["seed:\u00b2", "seed:\u0663", "seed:", "seed:-1"])
+def test_a_generated_roster_seed_in_other_digits_is_a_data_error_not_a_crash(ref):
+    """A roster named "seed:N" is generated only for N in the digits 0-9; anything else is read
+    as a roster file and refused with the project's DataError (a Unicode digit used to raise a
+    bare ValueError from int())."""
+    with pytest.raises(DataError, match="cannot read it"):
+        team_for(ref, "home")
