@@ -80,6 +80,8 @@ def run(args) -> int:
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     events: queue.Queue[InputEvent] = queue.Queue()
+    # systemd may stop the service while it is still starting: the quit then waits in the queue
+    signal.signal(signal.SIGTERM, lambda *_: events.put(InputEvent(source="systemd", kind="quit")))
     path = journal_path(config, args.journal)
     notifier = Notifier()
     try:
@@ -108,7 +110,6 @@ def run(args) -> int:
         if args.sim and sys.stdin.isatty():  # a person at the desktop plays every seat's panel
             print(HELP)
             KeyboardInput(events.put, sys.stdin).start()
-        signal.signal(signal.SIGTERM, lambda *_: events.put(InputEvent(source="systemd", kind="quit")))
         night.run(events)
     except (OptionError, IllegalAction, JournalError, CameraError) as exc:
         raise UserError(str(exc)) from None
