@@ -335,7 +335,8 @@ def _count_doubt(ep: Episode, shooter: int, call: str) -> str:
     shot is judged again on the other count (the stone that turned up as if it had lain at its
     place all along; of the overlapping pair, the smaller left out, or the one that is not the
     shooter): where that changes the
-    call, the players decide."""
+    call, the players decide. A shooter found at rest as deep in another stone's place is no
+    shooter at rest: the hand took it away, and the stone there was taken for it."""
     recounts = [(f"stone {s} turned up during the shot", _with(ep, s)) for s in ep.appeared]
     on = sorted(s for s, f in ep.before.items() if f.on_board)
     for a, b in combinations(on, 2):
@@ -345,6 +346,12 @@ def _count_doubt(ep: Episode, shooter: int, call: str) -> str:
                 (a, b), key=lambda s: _size(ep.before[s]))
             recounts.append((f"stones {a} and {b} overlap by {-depth:.1f} mm at rest",
                              _without(ep, twin)))
+    end = ep.after[shooter]
+    for s, f in ep.after.items():
+        depth = clearance(end.outline, f.outline) if s != shooter else 0.0
+        if depth < -min(_size(end), _size(f)):
+            return (f"the shooter came to rest on stone {s}'s place ({-depth:.1f} mm deep): "
+                    "it may have been taken away, not shot")
     for why, other in recounts:
         if other.shot and _call(judge_shot(other, recount=False)) != call:
             return f"{why}: counted so, the call was not {call}"
@@ -376,12 +383,48 @@ def _without(ep: Episode, sid: int) -> Episode:
 
 
 def _shooter_path(ep: Episode, shooter: int) -> np.ndarray:
-    """The shooter's centre from its rest before to its rest after (through its track)."""
+    """The shooter's centre from its rest before to its rest after (through its track).
+
+    Where the track was not seen (blur, a stone of the board's colour) it is filled in with a
+    straight line, which is a sliding stone's way only until it hits something. A stone that
+    started moving while the shooter was unseen (not moved by the hand) was hit there: at that
+    moment the shooter touched it on the side it was driven away from (a hit drives a stone
+    along the line of the two centres), and the way is bent through that point. Only the first
+    stone set moving in each unseen stretch: a later one may have been hit by that one."""
     pts = [ep.before[shooter].centre[None]]
-    if shooter in ep.tracks:
-        pts.append(ep.tracks[shooter].xy)
+    track = ep.tracks.get(shooter)
+    if track is not None:
+        pts.append(_through_hits(ep, shooter, track))
     pts.append(ep.after[shooter].centre[None])
     return np.concatenate(pts)
+
+
+def _through_hits(ep: Episode, shooter: int, track: Track) -> np.ndarray:
+    """The track with each unseen stretch in which it hit a stone bent through the hit."""
+    xy = track.xy.copy()
+    hit = [s for s in ep.moved if s != shooter and s not in ep.pushed and s in ep.onset]
+    k = 0
+    while k < len(xy):
+        if track.seen[k]:
+            k += 1
+            continue
+        j = k
+        while j < len(xy) and not track.seen[j]:
+            j += 1
+        lo, hi = int(track.frames[k]), int(track.frames[j - 1])
+        struck = sorted((ep.onset[s], s) for s in hit if lo <= ep.onset[s] <= hi)
+        if struck:
+            onset, s = struck[0]
+            way = ep.after[s].centre - ep.before[s].centre
+            at = ep.before[s].centre - way / np.linalg.norm(way) * (
+                _size(ep.before[s]) + _size(ep.before[shooter]))
+            a = xy[k - 1] if k else ep.before[shooter].centre
+            b = xy[j] if j < len(xy) else ep.after[shooter].centre
+            m = k + int(np.searchsorted(track.frames[k:j], onset))
+            xy[k:m + 1] = a + (at - a) * (np.arange(1, m - k + 2) / (m - k + 1))[:, None]
+            xy[m:j] = at + (b - at) * (np.arange(0, j - m) / (j - m))[:, None]
+        k = j
+    return xy
 
 
 def _contact(ep: Episode, shooter: int, path: np.ndarray,
