@@ -433,7 +433,9 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray,
     and the margin (mm) by which the deciding measurement cleared the limit that would have
     changed the answer (``confidence``).
 
-    A stone the shooter came near that then moved was touched. Whether it moved at all is
+    A stone the shooter came near that then moved was touched, unless another moving stone was
+    nearer it when it started to move (it was struck in a chain, the shooter only came near:
+    then, with no clear overlap, the players decide). Whether it moved at all is
     best told by its patch of the picture (``Episode.shift``, a fraction of a millimetre): a
     stone that did not budge was not touched: an overlap within the track's error is that error;
     a deep one is a touch after all, and in between the verdict is for the players. Without the
@@ -455,6 +457,10 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray,
     shift = ep.shift.get(other)
     moved = ep.displacement(other) > ep.move_mm or (shift is not None and shift >= STILL_MM)
     if moved and gap < NEAR_MM:
+        hitter = _hitter(ep, shooter, other)
+        if hitter != shooter and gap > -GRAZE_MM:
+            return None, (f"stone {other} was set moving by stone {hitter}; the shooter came "
+                          f"within {gap:+.1f} mm of it"), 0.0
         return True, "", NEAR_MM - gap
     if moved:
         return False, "", gap - NEAR_MM
@@ -475,6 +481,19 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray,
     if stirred:
         return False, "", gap - TRACK_MM
     return False, "", gap + (TRACK_MM if shift is not None else GRAZE_MM)
+
+
+def _hitter(ep: Episode, shooter: int, other: int) -> int:
+    """Which moving stone set ``other`` moving: the one whose footprint lay nearest it in the
+    frame it started to move (sightings only), the shooter where none was seen then."""
+    start = ep.onset.get(other)
+    near: list[tuple[float, int]] = []
+    for s, track in ep.tracks.items():
+        at = np.flatnonzero((track.frames == start) & track.seen) if s != other else []
+        if len(at) and s in ep.before:
+            near.append((float(path_clearance(track.xy[at], ep.before[s].shape,
+                                              ep.before[other].outline)[0]), s))
+    return min(near)[1] if near else shooter
 
 
 def _turned_at(ep: Episode, shooter: int, other: int) -> bool:

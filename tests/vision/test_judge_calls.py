@@ -171,3 +171,21 @@ def test_confidence_grows_with_the_margin_and_is_zero_when_unsure():
     stones = {0: (100.0, 182.0), **GATE}
     unsure = _shot(_episode(stones, {0: [(100.0, 182.0), (300.0, 182.0)]}, shift={1: 0.2}))
     assert (unsure["verdict"], unsure["confidence"]) == ("unsure", 0.0)
+
+
+def test_a_gate_stone_set_moving_by_another_stone_is_not_the_shooters_touch():
+    """RULINGS Rocca, Rubber Band: only the shooter touching a gate piece is a foul; hitting
+    other pieces is allowed. The shooter passes gate stone 1 2 mm clear, after knocking stone 3
+    into it: stone 1 moved, and the shooter came near it, but when it started to move stone 3
+    lay against it and the shooter 12 mm off. Who touched it cannot be told from the footprints
+    alone: unsure, not a touched_gate foul. Without stone 3, stone 1 moving as the shooter came
+    that near was its touch."""
+    gate_moves = {1: [(200.0, 150.0), (212.0, 146.0)]}
+    shooter = {0: [(100.0, 182.0), (300.0, 182.0)]}
+    chain = _episode({0: (100.0, 182.0), **GATE, 3: (150.0, 155.0)},
+                     {**shooter, 3: [(150.0, 155.0), (170.0, 152.0)], **gate_moves},
+                     onset={0: 10, 3: 18, 1: 21})
+    e = _shot(chain)
+    assert e["verdict"] == "unsure" and "set moving by stone 3" in e["why"]
+    alone = _episode({0: (100.0, 182.0), **GATE}, {**shooter, **gate_moves}, onset={0: 10, 1: 27})
+    assert _shot(alone)["fouls"] == ["touched_gate"]
