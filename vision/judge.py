@@ -3,12 +3,16 @@
 Everything here works in board millimetres on whole tracks, after the stones have settled: a
 verdict never rests on a single frame. The geometry follows the Rubber Band ruling (RULINGS.md,
 Rocca): the band is the convex hull of the two gate stones' footprints; a shot passes a gate when
-the shooter started wholly outside the band, crossed the segment between the gate centres, ended
-wholly outside the band on the other side, and never touched either gate stone. Without a called
-gate (the camera hears no calls) the gate is any eligible gate passed cleanly ("uncalled gates").
+the shooter started wholly outside the band, crossed the segment between the gate centres, and
+then was wholly outside the band on the far side at some moment (the pass is made then: a later
+rebound, even back into the band, does not undo it), and never touched either gate stone at any
+moment of the shot. Without a called gate (the camera hears no calls) the gate is any eligible
+gate passed cleanly ("uncalled gates").
 
-Where the evidence is too thin (the shooter was lost near the gate, a contact that the tracks can
-neither confirm nor exclude) the verdict is ``unsure`` with a ``why``, instead of a guess.
+A referee's errors are asymmetric: a foul only on strong evidence. Where the evidence is too thin
+(the shooter was lost near the gate, a contact that the tracks can neither confirm nor exclude, a
+count of stones in doubt that would change the call) the verdict is ``unsure`` with a ``why``,
+instead of a guess; every call carries a ``confidence`` (``confidence``).
 """
 
 from __future__ import annotations
