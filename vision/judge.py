@@ -608,18 +608,20 @@ class _Gate:
 
 
 def _through(path: np.ndarray, shape: np.ndarray, band: np.ndarray, a: np.ndarray,
-             b: np.ndarray, start: float) -> tuple[bool, float] | None:
+             b: np.ndarray) -> tuple[bool, float] | None:
     """After the path's first crossing of the segment a-b (None: it never crossed), whether the
-    shooter was ever wholly outside the band on the far side (the side the crossing led to,
-    across the line from ``start``), and by how much at most (negative: never clear of it).
+    shooter was ever wholly outside the band on the far side (the side that crossing led to),
+    and by how much at most (negative: never clear of it).
 
     RULINGS (Rocca, Rubber Band): the pass is made at the first such moment; where the shooter
     goes after it (rebounding off other stones, even back into the band) does not undo it."""
     cross = crossings(path, a, b)
     if not cross:
         return None
-    after = path[cross[0] + 1:]
-    far = np.array([side(p, a, b) * start < 0 for p in after], dtype=bool)
+    k = cross[0]
+    heading = side(path[k + 1], a, b) - side(path[k], a, b)  # the way the crossing step went
+    after = path[k + 1:]
+    far = np.array([side(p, a, b) * heading > 0 for p in after], dtype=bool)
     if not far.any():
         return False, -np.inf
     gaps = path_clearance(after[far], shape, band)
@@ -645,11 +647,10 @@ def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
         band = convex(np.concatenate([ga.outline, gb.outline]))
         if clearance(convex(me.outline), band) <= 0:
             continue  # RULINGS: a shooter overlapping the band before the shot is not eligible
-        start = side(me.centre, ga.centre, gb.centre)
-        crossed = _through(course, me.shape, band, ga.centre, gb.centre, start)
+        crossed = _through(course, me.shape, band, ga.centre, gb.centre)
         if crossed is None:
-            beyond |= (start * side(end.centre, ga.centre, gb.centre) < 0
-                       and clearance(convex(end.outline), band) > 0)
+            beyond |= (side(me.centre, ga.centre, gb.centre) * side(end.centre, ga.centre, gb.centre)
+                       < 0 and clearance(convex(end.outline), band) > 0)
             continue
         hits = [_contact(ep, shooter, path, g) for g in (a, b)]
         gates.append(_Gate((a, b), crossed[0], crossed[1], hits))
