@@ -337,10 +337,10 @@ def _count_doubt(ep: Episode, shooter: int, call: str) -> str:
     overlapping deeper than the smaller one's radius (touching stones' footprints overlap by a
     few millimetres where the contact is blurred; that far, one stone was found twice). The
     shot is judged again on the other count (the stone that turned up as if it had lain at its
-    place all along; of the overlapping pair, the smaller left out, or the one that is not the
-    shooter): where that changes the
-    call, the players decide. A shooter found at rest as deep in another stone's place is no
-    shooter at rest: the hand took it away, and the stone there was taken for it."""
+    place all along; of the overlapping pair, the one that is not the shooter, else the smaller,
+    left out): where that changes the call, the players decide. A shooter found at rest as deep
+    in another stone's place is no shooter at rest: the hand took it away, and the stone there
+    was taken for it."""
     recounts = [(f"stone {s} turned up during the shot", _with(ep, s)) for s in ep.appeared]
     on = sorted(s for s, f in ep.before.items() if f.on_board)
     for a, b in combinations(on, 2):
@@ -448,7 +448,7 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray,
 
     A graze (a sloppy shot brushing a gate stone) leaves faint evidence: the stone's patch
     shifted by less than STILL_MM but by more than half of it (a still stone's patch reads a
-    tenth of a millimetre or less), or its place at rest changed by a third of MOVE_MM, with
+    tenth of a millimetre or so), or its place at rest changed by a third of MOVE_MM, with
     the shooter's path within a track's error of it. With the shooter's path also turning there
     (a sliding stone turns only where it hits something) the two agree: a touch; the faint
     shift alone is too thin for a foul, and too much for a pass: the players decide. A turn
@@ -488,15 +488,16 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray,
 
 
 def _hitter(ep: Episode, shooter: int, other: int) -> int:
-    """Which moving stone set ``other`` moving: the one whose footprint lay nearest it in the
-    frame it started to move (sightings only), the shooter where none was seen then."""
+    """Which moving stone set ``other`` moving: of those seen within NEAR_MM of it in the frame
+    it started to move, the nearest; the shooter where none was seen that near."""
     start = ep.onset.get(other)
     near: list[tuple[float, int]] = []
     for s, track in ep.tracks.items():
         at = np.flatnonzero((track.frames == start) & track.seen) if s != other else []
         if len(at) and s in ep.before:
-            near.append((float(path_clearance(track.xy[at], ep.before[s].shape,
-                                              ep.before[other].outline)[0]), s))
+            gap = float(path_clearance(track.xy[at], ep.before[s].shape,
+                                       ep.before[other].outline)[0])
+            near += [(gap, s)] if gap < NEAR_MM else []
     return min(near)[1] if near else shooter
 
 

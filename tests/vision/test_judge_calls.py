@@ -184,7 +184,7 @@ def test_a_gate_stone_set_moving_by_another_stone_is_not_the_shooters_touch():
     shooter = {0: [(100.0, 182.0), (300.0, 182.0)]}
     chain = _episode({0: (100.0, 182.0), **GATE, 3: (150.0, 155.0)},
                      {**shooter, 3: [(150.0, 155.0), (170.0, 152.0)], **gate_moves},
-                     onset={0: 10, 3: 18, 1: 21})
+                     onset={0: 10, 3: 18, 1: 22})
     e = _shot(chain)
     assert e["verdict"] == "unsure" and "set moving by stone 3" in e["why"]
     alone = _episode({0: (100.0, 182.0), **GATE}, {**shooter, **gate_moves}, onset={0: 10, 1: 27})
