@@ -339,8 +339,9 @@ def _count_doubt(ep: Episode, shooter: int, call: str) -> str:
     shot is judged again on the other count (the stone that turned up as if it had lain at its
     place all along; of the overlapping pair, the one that is not the shooter, else the smaller,
     left out): where that changes the call, the players decide. A shooter found at rest as deep
-    in another stone's place is no shooter at rest: the hand took it away, and the stone there
-    was taken for it."""
+    in the place of a stone that did not move is no shooter at rest: the hand took it away, and
+    the stone there was taken for it (where that stone moved too, either may be the one found
+    at the other's place: the shot is judged)."""
     recounts = [(f"stone {s} turned up during the shot", _with(ep, s)) for s in ep.appeared]
     on = sorted(s for s, f in ep.before.items() if f.on_board)
     for a, b in combinations(on, 2):
@@ -352,7 +353,7 @@ def _count_doubt(ep: Episode, shooter: int, call: str) -> str:
                              _without(ep, twin)))
     end = ep.after[shooter]
     for s, f in ep.after.items():
-        depth = clearance(end.outline, f.outline) if s != shooter else 0.0
+        depth = clearance(end.outline, f.outline) if s in ep.before and s not in ep.moved else 0.0
         if depth < -min(_size(end), _size(f)):
             return (f"the shooter came to rest on stone {s}'s place ({-depth:.1f} mm deep): "
                     "it may have been taken away, not shot")

@@ -143,13 +143,16 @@ def test_one_stone_found_twice_does_not_make_a_clear_a_failed_gate_shot():
     assert e["verdict"] == "unsure" and "overlap" in e["why"]
 
 
-def test_a_shooter_resting_deep_in_another_stones_place_is_unsure():
-    """A stone cannot come to rest inside another: a "shooter" found there was lifted away by
-    the hand and the stone at that place taken for it; whatever its way says (here a
-    not_through foul), there is no foul to call."""
+def test_a_shooter_resting_deep_in_an_unmoved_stones_place_is_unsure():
+    """A stone cannot come to rest inside another: a "shooter" found in the place of a stone
+    that did not move was lifted away by the hand and that stone taken for it; whatever its way
+    says (here a not_through foul), there is no foul to call. Where that stone moved too (the
+    shooter knocked it on, and it was found at the shooter's place), the shot is judged."""
     stones = {0: (100.0, 200.0), **GATE, 3: (150.0, 300.0)}
     e = _shot(_episode(stones, {0: [(100.0, 200.0), (153.0, 296.0)]}))
     assert e["verdict"] == "unsure" and "taken away" in e["why"]
+    knocked = {0: [(100.0, 200.0), (153.0, 296.0)], 3: [(150.0, 300.0), (156.0, 299.0)]}
+    assert _shot(_episode(stones, knocked, onset={3: 26}))["verdict"] == "foul"
 
 
 def test_confidence_grows_with_the_margin_and_is_zero_when_unsure():
