@@ -73,7 +73,8 @@ def test_clean_pass_through_a_gate_names_the_gate():
 
 
 def test_shot_that_stops_inside_the_band_did_not_pass():
-    """Rubber Band: the shooter must end wholly outside the band on the far side."""
+    """Rubber Band: after crossing, the shooter must at some moment be wholly outside the band on
+    the far side; one that stops inside the band never was."""
     e = shot({0: (100, 200), **GATE}, {0: (205, 200)})
     assert e["verdict"] == "foul" and e["fouls"] == ["not_through"] and e["gate"] is None
 
