@@ -845,6 +845,9 @@ def _faint_blob(labels: np.ndarray, k: int, box: np.ndarray, z: np.ndarray, thre
     return float(np.median(z[y:y + h, x:x + w][labels[y:y + h, x:x + w] == k])) < FAINT * threshold
 
 
+SEED_SHARE = 1 / 3  # a faint blob this share of the smallest footprint's area is a seed to grow
+
+
 def _open_keeping_faint(cand: np.ndarray, z: np.ndarray, min_d: float, threshold: float
                         ) -> tuple[np.ndarray, np.ndarray | None]:
     """The candidates opened by half the smallest stone (specks, streaks and thin links go), and
@@ -857,20 +860,23 @@ def _open_keeping_faint(cand: np.ndarray, z: np.ndarray, min_d: float, threshold
     them survives the opening depends on the frame's noise (`drop` 2081: found in every other
     settled frame). Such a blob is faint and at least the smallest footprint's area; it is only
     grown, and kept only when it grows into a stone-sized, round footprint holding no other
-    candidates, as a small lit top is."""
+    candidates, as a small lit top is. A faint blob down to a third of the smallest footprint
+    (SEED_SHARE) is such a seed too: a pale stone of the board's own colour and texture passes
+    the threshold only on a sliver of its lit or shaded flank, and its outline, a ring of
+    weaker difference, is what the growing follows."""
     opened = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.5))
     min_area = np.pi * (min_d / 2) ** 2 * 0.7
     seeds = None
     # blobs by their outer contours (holes are filled): far cheaper than labelling the view
     for c in cv2.findContours(cand, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
         x, y, w, h = cv2.boundingRect(c)
-        if w * h < min_area:
+        if w * h < SEED_SHARE * min_area:
             continue
         inside = _blob(c, x, y, w, h)
         if cv2.bitwise_and(opened[y:y + h, x:x + w], inside).any():
             continue  # the opening kept some of it
         blob = cv2.bitwise_and(cand[y:y + h, x:x + w], inside)
-        if np.count_nonzero(blob) >= min_area and \
+        if np.count_nonzero(blob) >= SEED_SHARE * min_area and \
                 _faint_blob(blob, 255, np.array([0, 0, w, h]), z[y:y + h, x:x + w], threshold):
             seeds = np.zeros_like(cand) if seeds is None else seeds
             seeds[y:y + h, x:x + w] |= blob

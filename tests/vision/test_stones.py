@@ -19,6 +19,7 @@ from vision.stones import (
     StoneParams,
     _Footprint,
     _join_shadows,
+    _open_keeping_faint,
     _overlapped,
     _shadow_side,
     _split_colours,
@@ -141,6 +142,24 @@ def test_a_chain_of_three_touching_stones_counts_three(colour):
     assert len(found) == 6
     for st in chain + alone:
         assert error(nearest(found, st.x_mm, st.y_mm), st.x_mm, st.y_mm) < 4.0
+
+
+def test_a_faint_sliver_of_a_pale_stone_is_kept_to_grow_from():
+    """A pale stone of the board's own colour and grain passes the threshold only on a sliver of
+    its flank, narrower than the opening that takes specks and streaks away, and smaller than
+    any stone: faint (barely over the threshold), it is kept as a seed to grow the stone from
+    (its outline, fainter still, is followed from there); a sliver as narrow but vivid (a sharp
+    edge, a streak) is no faint stone and goes with the opening."""
+    min_d, threshold = 8.0, 7.0
+    cand = np.zeros((60, 120), np.uint8)
+    z = np.zeros((60, 120), np.float32)
+    cand[20:29, 30:33] = 255  # two slivers 3 px wide, under the smallest footprint
+    z[20:29, 30:33] = 1.3 * threshold  # faint: a pale stone's flank
+    cand[20:29, 80:83] = 255
+    z[20:29, 80:83] = 6.0 * threshold  # vivid: an edge
+    _, seeds = _open_keeping_faint(cand, z, min_d, threshold)
+    assert seeds is not None and seeds[20:29, 30:33].all()
+    assert not seeds[:, 60:].any()
 
 
 @pytest.mark.parametrize("style", ["green felt on wood", "white board, dark table"])
