@@ -612,7 +612,9 @@ def detect_stones(
 
 HEAP_MIN = 1.5  # a footprint refused as a stone, this many times the scene's typical stone, is a heap
 HEAP_MAX_STONES = 5  # ... of at most this many stones
-HEAP_ROUNDNESS = 0.6  # a footprint found as a stone but less round than this may be a heap too
+HEAP_ROUNDNESS = 0.6  # a footprint found as a stone but less round than this may be a heap too ...
+HEAP_PAIR = 1.9  # ... when it has this many times the typical stone's area (an oblong pebble has less)
+HEAP_SCENE = 2  # stones found whole that tell the typical stone
 
 
 def _heaps_split(footprints: list[_Footprint], found: list[Stone | None], stone_of
@@ -629,11 +631,14 @@ def _heaps_split(footprints: list[_Footprint], found: list[Stone | None], stone_
     stones found whole in the same frame (at least two); stones differ in size, so k is tried one
     either side of the area's ratio, and the cut kept is the one whose least round piece is
     roundest, every piece passing as a stone itself. A footprint that did pass as a stone but is
-    less round than a stone (HEAP_ROUNDNESS: two touching discs fill half their enclosing circle)
-    is cut only where its pieces come out rounder than it.
+    less round than one (HEAP_ROUNDNESS: two touching discs fill half their enclosing circle) is
+    cut only when it has the area of two typical stones (HEAP_PAIR) and its pieces come out
+    rounder than it: an oblong pebble is as little round as a pair, but no larger than a stone
+    (cut at 1.7 times the typical area, one pale oblong stone became three, and a clear was
+    taken for a gate shot).
     """
     areas = [float(f.part.sum()) for f, st in zip(footprints, found, strict=True) if st is not None]
-    if len(areas) < 2:
+    if len(areas) < HEAP_SCENE:
         return footprints, found
     typical = float(np.median(areas))
     out_f: list[_Footprint] = []
@@ -641,8 +646,9 @@ def _heaps_split(footprints: list[_Footprint], found: list[Stone | None], stone_
     for f, st in zip(footprints, found, strict=True):
         n_px = float(f.part.sum())
         k = int(round(n_px / typical))
+        least = HEAP_MIN if st is None else HEAP_PAIR
         whole = st is not None and _roundness(f.part) >= HEAP_ROUNDNESS
-        if whole or n_px < HEAP_MIN * typical or k > HEAP_MAX_STONES:
+        if whole or n_px < least * typical or k > HEAP_MAX_STONES:
             out_f.append(f)
             out_s.append(st)
             continue
