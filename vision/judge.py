@@ -1,8 +1,8 @@
 """The Rocca judge: turns one settled motion episode into drop / shot / pickup events.
 
 Everything here works in board millimetres on whole tracks, after the stones have settled: a
-verdict never rests on a single frame. The geometry follows the Rubber Band ruling (RULINGS.md,
-Rocca): the band is the convex hull of the two gate stones' footprints; a shot passes a gate when
+verdict never rests on a single frame. The geometry follows the Rocca ruling on the Rubber
+Band: the band is the convex hull of the two gate stones' footprints; a shot passes a gate when
 the shooter started wholly outside the band, crossed the segment between the gate centres, ended
 wholly outside the band on the other side, and never touched either gate stone. Without a called
 gate (the camera hears no calls) the gate is any eligible gate passed cleanly ("uncalled gates").
@@ -416,7 +416,7 @@ def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
         ga, gb = ep.before[a], ep.before[b]
         band = convex(np.concatenate([ga.outline, gb.outline]))
         if clearance(convex(me.outline), band) <= 0:
-            continue  # RULINGS: a shooter overlapping the band before the shot is not eligible
+            continue  # ruling: a shooter overlapping the band before the shot is not eligible
         s0, s1 = side(me.centre, ga.centre, gb.centre), side(end.centre, ga.centre, gb.centre)
         through = s0 * s1 < 0 and clearance(convex(end.outline), band) > 0
         if not crossings(path, ga.centre, gb.centre):
