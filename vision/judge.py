@@ -1,8 +1,8 @@
 """The Rocca judge: turns one settled motion episode into drop / shot / pickup events.
 
 Everything here works in board millimetres on whole tracks, after the stones have settled: a
-verdict never rests on a single frame. The geometry follows the Rubber Band ruling (RULINGS.md,
-Rocca): the band is the convex hull of the two gate stones' footprints; a shot passes a gate when
+verdict never rests on a single frame. The geometry follows the Rocca ruling on the Rubber
+Band: the band is the convex hull of the two gate stones' footprints; a shot passes a gate when
 the shooter started wholly outside the band, crossed the segment between the gate centres, and
 then was wholly outside the band on the far side at some moment (the pass is made then: a later
 rebound, even back into the band, does not undo it), and never touched either gate stone at any
@@ -615,7 +615,7 @@ def _through(path: np.ndarray, shape: np.ndarray, band: np.ndarray, a: np.ndarra
     shooter was ever wholly outside the band on the far side (the side that crossing led to),
     and by how much at most (negative: never clear of it).
 
-    RULINGS (Rocca, Rubber Band): the pass is made at the first such moment; where the shooter
+    The Rocca ruling on the Rubber Band: the pass is made at the first such moment; where the shooter
     goes after it (rebounding off other stones, even back into the band) does not undo it."""
     cross = crossings(path, a, b)
     if not cross:
@@ -648,7 +648,7 @@ def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
         ga, gb = ep.before[a], ep.before[b]
         band = convex(np.concatenate([ga.outline, gb.outline]))
         if clearance(convex(me.outline), band) <= 0:
-            continue  # RULINGS: a shooter overlapping the band before the shot is not eligible
+            continue  # ruling: a shooter overlapping the band before the shot is not eligible
         crossed = _through(course, me.shape, band, ga.centre, gb.centre)
         if crossed is None:
             beyond |= (side(me.centre, ga.centre, gb.centre) * side(end.centre, ga.centre, gb.centre)

@@ -1,6 +1,6 @@
 """The Rollerball board: concentric clockwise tracks around the 2x2 logo.
 
-The rule text lost its picture; the geometry follows rules/RULINGS.md. With R rings the board
+The rule text lost its picture; the geometry follows the rulings. With R rings the board
 is (2R+2) squares a side; ring 0 is the outermost track, ring R-1 the innermost, and the four
 middle squares hold the logo (no track, no workman). A square is known by its name
 everywhere (state, notation, displays): the column as a letter from West to East and the rank

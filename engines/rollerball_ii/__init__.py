@@ -1,4 +1,4 @@
-"""Rollerball II: the card-driven match simulation (rules/rollerball-ii.txt, with RULINGS.md).
+"""Rollerball II: the card-driven match simulation (the Rollerball II rules, with the rulings).
 
 Two coaches (seat 0 home, seat 1 visitors) or one playing solitaire; every FAC draw and every
 D10 is a chance outcome. The player tables, the FAC deck and the Penalty/Matrix card are data
@@ -39,7 +39,7 @@ class Options:
     game_card: str | None = option(None, "Penalty/Matrix card file; null: the packaged card.")
     periods: int = option(4, "Periods in a match (rule text: four 15-minute periods).")
     facs_per_period: int = option(30, "FACs per period (rule text: 30, half the deck).")
-    facs_per_minute: int = option(2, "FACs per penalty minute (RULINGS.md: 2, so 3 min = 6 FACs).")
+    facs_per_minute: int = option(2, "FACs per penalty minute (the rulings: 2, so 3 min = 6 FACs).")
     assist_previous: bool = option(
         False, "Also credit an assist to the teammate in control on the previous FAC "
         "(the rule text's optional Scoresheet assist).")

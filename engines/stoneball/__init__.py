@@ -1,6 +1,6 @@
-"""Stoneball: two Rock tribes carry a Ball into the other's Touchdown Zone (rules/stoneball.txt).
+"""Stoneball: two Rock tribes carry a Ball into the other's Touchdown Zone (the Stoneball rules).
 
-Board, orientation, start position and X fields follow rules/RULINGS.md; the notation and the
+Board, orientation, start position and X fields follow the rulings; the notation and the
 coordinates are in docs/games/stoneball.md.
 """
 

@@ -86,7 +86,7 @@ def test_rocca_played_on_serial_panels_survives_an_unplugged_panel_without_losin
     assert t.wait_led("ana", proto.LED_BLINK) and t.wait_led("ben", proto.LED_BLINK)  # the drop: anyone reports
     t.tap("ana", "0")
     t.pump_until(lambda: len(t.actions()) == 1)
-    assert t.actions() == ["drop 4/0"]  # two players ante two pieces each (RULINGS variants)
+    assert t.actions() == ["drop 4/0"]  # two players ante two pieces each (the rulings' variants)
     assert t.wait_led("ana", proto.LED_ON) and t.wait_led("ben", proto.LED_OFF)
     t.tap("ana", "ok")
     t.pump_until(lambda: len(t.actions()) == 2)

@@ -1,11 +1,11 @@
 """The judge's calls where the evidence is partial, on hand-built episodes (board mm, no pixels):
 when the pass is made, which stone was touched, grazes, doubtful counts, and how sure a call is.
 
-Rules: RULINGS.md Rocca (Rubber Band: the pass is made at the first moment after the crossing
+Rules: the Rocca rulings (Rubber Band: the pass is made at the first moment after the crossing
 that the shooter is wholly outside the band on the far side, and a later rebound off other
 pieces does not undo it, while touching a gate piece at any moment of the shot does; uncalled
 gates: a clean pass of any gate passes, hitting non-gate pieces is allowed; clears need exactly
-two pieces and a hit), rocca.txt "Fouls".
+two pieces and a hit), the Rocca rules "Fouls".
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def _shot(ep: Episode) -> dict:
 
 
 def test_a_pass_is_not_undone_by_a_rebound_off_a_non_gate_stone():
-    """RULINGS Rocca, Rubber Band: the pass is made once the shooter, past the gate line, is
+    """Rocca ruling, Rubber Band: the pass is made once the shooter, past the gate line, is
     wholly outside the band on the far side; rebounding off a non-gate stone (3) back into the
     band afterwards does not undo it. Hitting that stone is allowed (uncalled gates)."""
     stones = {0: (100.0, 200.0), **GATE, 3: (290.0, 200.0)}
@@ -64,7 +64,7 @@ def test_a_pass_is_not_undone_by_a_rebound_off_a_non_gate_stone():
 
 
 def test_touching_a_gate_stone_after_the_pass_is_a_foul():
-    """RULINGS Rocca, Rubber Band: touching a gate piece at any moment of the shot is a foul:
+    """Rocca ruling, Rubber Band: touching a gate piece at any moment of the shot is a foul:
     the shooter passed wholly through, rebounded off a stone beyond the gate and then knocked
     gate stone 1 aside."""
     stones = {0: (100.0, 200.0), **GATE, 3: (290.0, 200.0)}
@@ -75,7 +75,7 @@ def test_touching_a_gate_stone_after_the_pass_is_a_foul():
 
 
 def test_of_two_stones_set_moving_together_the_one_behind_is_the_shooter():
-    """RULINGS Rocca, Rubber Band (touching a gate piece is a foul): the flick sends the shooter
+    """Rocca ruling, Rubber Band (touching a gate piece is a foul): the flick sends the shooter
     (0) into gate stone 1, 2 mm ahead of it; both are first seen moving in the same frame, and
     stone 1 goes on farther than the shooter (a head-on hit passes the run on). The shooter is
     the stone behind, and the call is its touch of the gate stone, not a pass by stone 1."""
@@ -86,7 +86,7 @@ def test_of_two_stones_set_moving_together_the_one_behind_is_the_shooter():
 
 
 def test_an_unseen_way_is_bent_through_the_stone_the_shooter_hit():
-    """RULINGS Rocca, Rubber Band and uncalled gates: the shooter, never seen on its way (a stone
+    """Rocca ruling, Rubber Band and uncalled gates: the shooter, never seen on its way (a stone
     of the board's colour), went through the gate, hit stone 3 beyond it and was thrown aside.
     A straight line between its rests would run through gate stone 1 (which did not move): a
     false touched_gate. Stone 3 started moving while the shooter was unseen, so the shooter was
@@ -100,7 +100,7 @@ def test_an_unseen_way_is_bent_through_the_stone_the_shooter_hit():
 
 
 def test_a_graze_is_unsure_on_the_stone_shift_alone_and_a_foul_with_the_shooter_turning():
-    """rocca.txt "Fouls" / RULINGS Rubber Band: touching a gate piece is a foul, however lightly.
+    """Rocca rules "Fouls" / ruling on the Rubber Band: touching a gate piece is a foul, however lightly.
     The shooter slides past gate stone 1 within a track's error of it (2 mm). If the stone's
     patch did not shift at all, it was not touched (pass). If it shifted by less than a stone
     that moved but more than a still one reads, that alone is too thin either way: unsure, with
@@ -119,7 +119,7 @@ def test_a_graze_is_unsure_on_the_stone_shift_alone_and_a_foul_with_the_shooter_
 
 
 def test_a_stone_turning_up_during_a_clear_that_would_make_it_a_gate_pass_is_unsure():
-    """RULINGS Rocca: clears need exactly two pieces on the board; with three the shot is a gate
+    """Rocca ruling: clears need exactly two pieces on the board; with three the shot is a gate
     shot. Only two stones were found at rest before the shot, and a third (2) was found at rest
     after it, where the shooter went cleanly between it and stone 1: counted so, a gate pass.
     The missed_clear stands on a count in doubt: no foul, the players decide."""
@@ -131,7 +131,7 @@ def test_a_stone_turning_up_during_a_clear_that_would_make_it_a_gate_pass_is_uns
 
 
 def test_one_stone_found_twice_does_not_make_a_clear_a_failed_gate_shot():
-    """RULINGS Rocca: a clear (two pieces) passes when the shooter hits the other piece. Stone 1
+    """Rocca ruling: a clear (two pieces) passes when the shooter hits the other piece. Stone 1
     was found twice at rest (a second, smaller footprint 5 mm from its centre, stone 2): counted
     as three stones the hit is a gate shot that got through no gate. Stones cannot overlap that
     deep; counted as the two they are, the hit passes: unsure, never a false foul."""
@@ -170,7 +170,7 @@ def test_confidence_grows_with_the_margin_and_is_zero_when_unsure():
 
 
 def test_a_gate_stone_set_moving_by_another_stone_is_not_the_shooters_touch():
-    """RULINGS Rocca, Rubber Band: only the shooter touching a gate piece is a foul; hitting
+    """Rocca ruling, Rubber Band: only the shooter touching a gate piece is a foul; hitting
     other pieces is allowed. The shooter passes gate stone 1 2 mm clear, after knocking stone 3
     into it: stone 1 moved, and the shooter came near it, but when it started to move stone 3
     lay against it and the shooter 12 mm off. Who touched it cannot be told from the footprints

@@ -1,7 +1,7 @@
 """Every scenario of the scene generator, judged through the live path and compared with the
 generator's truth (its physics knows every contact and every rest position).
 
-Rules: RULINGS.md Rocca (Rubber Band geometry, uncalled gates, clears, splashes), rocca.txt
+Rules: the Rocca rulings (Rubber Band geometry, uncalled gates, clears, splashes), Rocca rules
 "Fouls" (touching a gate piece, not through, pieces off the board).
 """
 

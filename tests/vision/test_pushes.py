@@ -1,8 +1,8 @@
 """Gentle shots: a stone the hand pushes on a little, told apart from a stone the hand only
 nudged, on short drawn clips (not the scene generator); the script of each clip is the truth.
 
-Rules: rocca.txt "How to play" (a piece may be tapped, pushed or flicked in one motion),
-"Fouls" (a shot that does not go through its gate); RULINGS.md Rocca (Rubber Band).
+Rules: the Rocca rules "How to play" (a piece may be tapped, pushed or flicked in one motion),
+"Fouls" (a shot that does not go through its gate); the Rocca rulings (Rubber Band).
 """
 
 from __future__ import annotations

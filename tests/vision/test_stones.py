@@ -762,7 +762,7 @@ def test_a_small_patch_on_the_boards_rim_is_not_grown_into_a_stone(seed, spot):
 
 
 def test_a_pale_stone_lying_across_the_boards_rim_is_one_stone_on_the_board():
-    """rocca.txt "Fouls": a piece falling off the board in a shot is a foul, so a stone left
+    """Rocca rules "Fouls": a piece falling off the board in a shot is a foul, so a stone left
     lying across the rim, its centre on the board, must be found whole and on the board. A pale
     stone struck to the rim of a pale board (`gate_pass_hit` 2102, stone 3, in the frames at
     rest after the shot) was found as two halves cut along the rim, one of them off the board:

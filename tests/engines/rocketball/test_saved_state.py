@@ -48,7 +48,7 @@ def test_a_saved_position_loads_back():
 ])
 def test_an_impossible_position_is_refused_on_load_naming_the_problem(changes, problem):
     """You Need and The windbag: 76 vortex chips in all; Placing Vortex Chips: never on the
-    centre square; RULINGS' field of 7 x 11; the first to two points wins, so nobody is on two
+    centre square; the rulings' field of 7 x 11; the first to two points wins, so nobody is on two
     in a game still going. A saved state breaking one of these is refused when loaded."""
     with pytest.raises(StateError, match=re.escape(problem)) as err:
         GAME.from_json(saved(**changes))

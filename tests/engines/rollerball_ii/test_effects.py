@@ -1,5 +1,5 @@
 """Each kind of FAC effect, read from a small deck written for the test (rule text, FAST ACTION
-CARDS; STARTING PLAY; PENALTY TIMING; RULINGS.md penalty lengths)."""
+CARDS; STARTING PLAY; PENALTY TIMING; the rulings' penalty lengths)."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def test_control_against_a_different_defender(tmp_path):
 
 
 def test_control_to_a_random_skater_catcher_uses_the_chart(tmp_path):
-    """RANDOM PLAYER CHART, Skater/Catcher column: 7-9 re-roll, 0-3 Skater1-4 (RULINGS.md)."""
+    """RANDOM PLAYER CHART, Skater/Catcher column: 7-9 re-roll, 0-3 Skater1-4 (the rulings)."""
     st, _ = after_catch_read_action(tmp_path, [{"do": "control", "slot": "any"}])
     assert st.step == "chart"
     st, _ = play_text(st, "d10 8")
@@ -169,7 +169,7 @@ def attack(tmp_path, effects, key="attack_skater", **options):
 
 
 def test_penalty_expires_on_time(tmp_path):
-    """PENALTY TIMING with RULINGS.md: 2 minutes = 4 FACs; the Penalty Expires card turns up
+    """PENALTY TIMING with the rulings: 2 minutes = 4 FACs; the Penalty Expires card turns up
     after four more FACs and the attacker returns to his slot."""
     st, kinds = attack(tmp_path, [{"do": "penalty", "who": "attacker", "length": 2}])
     attacker = slot_number(st, 1, "S1") or st.box[0].number
@@ -184,7 +184,7 @@ def test_penalty_expires_on_time(tmp_path):
 
 
 def test_penalty_minutes_follow_the_option(tmp_path):
-    """facs_per_minute (RULINGS.md default 2): with 1, a 3-minute penalty lasts 3 FACs."""
+    """facs_per_minute (default 2, the rulings): with 1, a 3-minute penalty lasts 3 FACs."""
     st, _ = attack(tmp_path, [{"do": "penalty", "who": "attacker", "length": 3}], facs_per_minute=1)
     assert st.box[0].until == st.facs + 3
 
@@ -311,7 +311,7 @@ def test_event_goal_and_new_ball(tmp_path):
 
 
 def test_event_random_player_uses_the_player_column(tmp_path):
-    """RANDOM PLAYER CHART, Player column: 0-2 Biker1-3 (RULINGS.md)."""
+    """RANDOM PLAYER CHART, Player column: 0-2 Biker1-3 (the rulings)."""
     st, _ = event(tmp_path, [{"do": "penalty", "who": {"team": "visitors", "pick": "random_player"},
                               "length": 5}])
     assert st.step == "chart"

@@ -22,7 +22,7 @@ from referee.terminal import Seat, TerminalGame
 
 
 def test_referee_rolling_plays_four_periods_of_thirty_facs_to_a_final_score():
-    """A MATCH: four periods of 30 FACs; the deck is reshuffled for periods 3-4 (RULINGS.md)."""
+    """A MATCH: four periods of 30 FACs; the deck is reshuffled for periods 3-4 (the rulings)."""
     game = RollerballII()
     final, actions = play_match(game, random.Random(11))
     assert final.is_over and final.period == 4 and final.facs == 120

@@ -232,7 +232,7 @@ ATTACK = """
 
 def test_attacking_side_cannot_move_backwards_except_the_ball_carrier():
     """V.2 Attacking and defending player: the side holding the Ball moves no piece backwards
-    (not even sideways-back, RULINGS), but the piece with the Ball moves every way."""
+    (not even sideways-back, ruling), but the piece with the Ball moves every way."""
     state = position(ATTACK)
     assert targets(state, "c4") == {"b5", "c5", "d5", "b4", "d4"}
     with pytest.raises(IllegalAction, match="only the piece with the Ball may move or ram backwards"):

@@ -1,4 +1,4 @@
-"""The truth verdicts follow the Rocca RULINGS geometry, checked on hand-made tracks."""
+"""The truth verdicts follow the Rocca ruling geometry, checked on hand-made tracks."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ GATE = {1: (150.0, 200.0), 2: (250.0, 200.0), 3: (200.0, 60.0)}
 
 
 def test_clean_pass_through_an_uncalled_gate_reports_that_gate():
-    """RULINGS Rubber Band + uncalled gates: wholly through the band, no touch -> pass, gate named."""
+    """Rubber Band, uncalled gates: wholly through the band, no touch -> pass, gate named."""
     frames = _frames(_line((200, 300), (200, 120)), GATE)
     event = judge_shot(SHAPES, frames, [], 0, 0, len(frames) - 1).event
     assert event["verdict"] == "pass" and event["gate"] == [1, 2] and event["kind"] == "gate"
@@ -57,7 +57,7 @@ def test_touching_a_gate_piece_is_a_foul_even_when_through():
 
 
 def test_hitting_a_non_gate_piece_is_allowed():
-    """RULINGS uncalled gates: hitting other, non-gate pieces stays allowed."""
+    """Ruling uncalled gates: hitting other, non-gate pieces stays allowed."""
     frames = _frames(_line((200, 300), (200, 120)), GATE)
     event = judge_shot(SHAPES, frames, [(15, 0, 3)], 0, 0, len(frames) - 1).event
     assert event["verdict"] == "pass"
@@ -71,7 +71,7 @@ def test_stopping_inside_the_band_is_not_through():
 
 
 def test_a_shooter_overlapping_the_band_is_not_eligible_for_that_gate():
-    """RULINGS: a shooter that overlapped the band before the shot cannot pass through it."""
+    """Ruling: a shooter that overlapped the band before the shot cannot pass through it."""
     frames = _frames(_line((200, 205), (200, 120)), GATE)
     event = judge_shot(SHAPES, frames, [], 0, 0, len(frames) - 1).event
     assert (
