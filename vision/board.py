@@ -320,6 +320,58 @@ def board_from_sightings(frame: np.ndarray, seen: dict[int, list[MarkerSighting]
     return Board.from_corners(corners, size_mm, sides, lens)
 
 
+MIN_PX_PER_MM = 1.5
+MAX_BLUR_PX = 1.5
+"""The far, soft end of what kit boards are calibrated on (bench.camera's far frames: 1.5-4 px/mm,
+blur 0-1.5 px); a camera further away or softer than this is outside what is measured."""
+
+
+def marker_blur_px(frame: np.ndarray) -> float | None:
+    """How soft the camera is, in pixels (a Gaussian's sigma), measured on the board markers.
+
+    Each marker found is warped square at its own size with its one-module quiet zone, and
+    compared with the marker's ideal print (its id is known) blurred by each sigma in turn; the
+    sigma whose picture fits best (after the best level and contrast) is the marker's, and the
+    median over the markers is returned (None when none is found). What it measures is what the
+    detector sees: lens, motion, sensor pixels and JPEG together. With `Board.px_per_mm` (the
+    scale at any board point, the tray's included) it tells whether the camera is too far or
+    too soft for the markers (`MIN_PX_PER_MM`, `MAX_BLUR_PX`).
+    """
+    g = grey(frame).astype(np.float32)
+    sigmas = []
+    for sightings in detect_markers(frame).values():
+        for s in sightings:
+            module = s.side_px / 6
+            n = int(round(8 * module))
+            if n < 8:
+                continue
+            square = np.float32([[1, 1], [7, 1], [7, 7], [1, 7]]) * (n / 8)
+            M = cv2.getPerspectiveTransform(s.quad.astype(np.float32), square)
+            seen = cv2.warpPerspective(g, M, (n, n), flags=cv2.INTER_LINEAR).ravel()
+            sigmas.append(_best_sigma(seen, _ideal(s.marker_id, n)))
+    return float(np.median(sigmas)) if sigmas else None
+
+
+def _ideal(marker_id: int, n: int) -> np.ndarray:
+    """A marker with a one-module white quiet zone, n x n pixels, averaged over each pixel."""
+    big = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
+                                        marker_id, 6 * 16, borderBits=1)
+    big = cv2.copyMakeBorder(big, 16, 16, 16, 16, cv2.BORDER_CONSTANT, value=255)
+    return cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _best_sigma(seen: np.ndarray, ideal: np.ndarray) -> float:
+    best, sigma = np.inf, 0.0
+    for s in np.arange(0.0, 4.01, 0.05):
+        model = (cv2.GaussianBlur(ideal, (0, 0), s) if s > 0 else ideal).ravel()
+        A = np.stack([np.ones_like(model), model], axis=1)
+        coef, *_ = np.linalg.lstsq(A, seen, rcond=None)
+        r = float(np.sum((A @ coef - seen) ** 2))
+        if r < best:
+            best, sigma = r, float(s)
+    return sigma
+
+
 @dataclass(frozen=True)
 class WatchReport:
     """What one marker check found.

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from tests.vision.drawn_scene import draw_hand, draw_scene
-from vision.board import Board, BoardWatch, CalibrationError, find_board
+from vision.board import Board, BoardWatch, CalibrationError, find_board, marker_blur_px
 from vision.grid import read_grid
 from vision.kit import geometry as g
 from vision.kit_board import find_kit_board
@@ -328,3 +328,17 @@ def test_two_lost_markers_are_named_on_a_kit_board_too():
     image = _covered(_covered(frame.image, frame.corners_px[1], 33), frame.corners_px[3], 33)
     with pytest.raises(CalibrationError, match=r"markers 1 \(NE\), 3 \(SW\) not found"):
         find_kit_board(image, spec)
+
+
+@pytest.mark.parametrize("px_per_mm", [1.6, 3.0])
+def test_the_camera_softness_is_measured_on_the_markers(px_per_mm):
+    """`tabletop doctor` says when the camera is too soft: the blur measured on the markers
+    follows the blur the frame was given (added to the sensor's own, about half a pixel), so a
+    frame blurred by 1.5 px reads as softer than one at 0.5 px, each within 0.4 px."""
+    got = {}
+    for blur in (0.5, 1.5):
+        frame = _far(g.STONEBALL, 3, px_per_mm, blur)
+        got[blur] = marker_blur_px(frame.image)
+        assert got[blur] == pytest.approx(float(np.hypot(blur, 0.5)), abs=0.4)
+    assert got[1.5] > got[0.5] + 0.4
+    assert marker_blur_px(np.full((200, 200), 128, np.uint8)) is None

@@ -116,7 +116,7 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 960), tilt: float = 0.05
     top, origin = top_down(scene)
     th, tw = top.shape[:2]
     if print_tone > 0:
-        ink = float(rng.uniform(0.6, 1.0)) * print_tone
+        ink = float(np.random.default_rng(scene.seed + 2).uniform(0.6, 1.0)) * print_tone  # camera unchanged
         top = (top.astype(np.float32) * (1 - 0.5 * print_tone - 0.5 * ink) + 255 * ink).astype(np.uint8)
     if px_per_mm is None:
         W, Hh = size
