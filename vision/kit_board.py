@@ -2,9 +2,11 @@
 
 A corner marker can be lost while the board is plainly in view: a hand over it, glare, or a
 far, soft camera that blurs its code (vision/board.py tells why marker 0 goes first). The kit's
-boards are printed by vision/kit, so when three markers are found, the board's pose follows from
-their twelve corners (each marker a square of `MARKER_MM` at a known place, printed upright),
-and with it the lost corner. Two steps then make that corner as good as a seen one:
+boards are printed by vision/kit. A missing marker is first searched for again over the whole
+frame with more threshold window sizes (`DENSE_WINDOWS`). When three markers are found, the
+board's pose follows from their twelve corners (each marker a square of `MARKER_MM` at a known
+place, printed upright), and with it the lost corner. Two steps then make that corner as good as
+a seen one:
 
 1. A second look where the lost marker must be: its neighbourhood enlarged `LOOK_ZOOM` times
    and read with more bit errors corrected (`LOOK_CORRECTION`). Only the lost id, within a
@@ -73,16 +75,26 @@ with blur up to 1.5 px its centre lands within 0.35 mm of the truth (160 markers
 judge's large markers) strays up to 0.72 mm: on a marker 30 px wide, its search window reaches
 the code's own corners."""
 
-_DETECTORS: dict[float | None, cv2.aruco.ArucoDetector] = {}
+DENSE_WINDOWS = (3, 33, 2)
+"""When a marker is missing, the whole frame is searched again with the outline's threshold
+window taken every 2 px from 3 to 33 px (OpenCV's default tries 3, 13 and 23): a small, soft
+marker's outline can come out at one window size and not at its neighbours."""
+
+_DETECTORS: dict[tuple[float | None, bool], cv2.aruco.ArucoDetector] = {}
 
 
-def _detector(error_correction: float | None = None) -> cv2.aruco.ArucoDetector:
-    """The kit's marker detector; with `error_correction`, the second look's."""
-    if error_correction not in _DETECTORS:
-        _DETECTORS[error_correction] = cv2.aruco.ArucoDetector(
-            cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
-            detector_parameters(error_correction, REFINEMENT))
-    return _DETECTORS[error_correction]
+def _detector(error_correction: float | None = None, dense: bool = False) -> cv2.aruco.ArucoDetector:
+    """The kit's marker detector; with `error_correction`, the second look's; `dense`, the
+    whole-frame search for missing markers."""
+    key = (error_correction, dense)
+    if key not in _DETECTORS:
+        params = detector_parameters(error_correction, REFINEMENT)
+        if dense:
+            lo, hi, step = DENSE_WINDOWS
+            params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax = lo, hi
+            params.adaptiveThreshWinSizeStep = step
+        _DETECTORS[key] = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+    return _DETECTORS[key]
 
 
 def _corner_mm(spec: GridSpec, i: int) -> np.ndarray:
@@ -208,6 +220,9 @@ def find_kit_board(frame: np.ndarray, spec: GridSpec, fit_lens_model: bool = Tru
     seen twice."""
     check_frame(frame)
     seen = detect_markers(frame, detector=_detector())
+    if any(i not in seen for i in MARKER_IDS):
+        again = detect_markers(frame, detector=_detector(dense=True))
+        seen |= {i: again[i] for i in MARKER_IDS if i not in seen and i in again}
     problems = sighting_problems(seen)
     missing = [i for i in MARKER_IDS if i not in seen]
     if not problems or len(missing) != 1 or any(len(v) > 1 for v in seen.values()):
