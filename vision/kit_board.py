@@ -12,12 +12,14 @@ a seen one:
    and read with more bit errors corrected (`LOOK_CORRECTION`). Only the lost id, within a
    quarter of its side of the predicted place, is taken, so the tolerance cannot invent a marker
    anywhere else. Found, the board is calibrated from four markers as usual (lens included).
-2. Otherwise the printed board is registered on the frame: the kit's own drawing of the board
-   (its outline through the marker centres, the border band, the grid lines; not the inside of
-   the cells, where tokens lie, nor the lost marker's corner, where a hand may be) is aligned
-   with the frame's top view by ECC (`cv2.findTransformECC`, a homography) starting from the
-   three markers' pose. The aligned print gives the lost corner. It is kept only if it leaves
-   the three seen markers where they were seen; otherwise the corner comes from the markers.
+2. Otherwise the corner is placed on the print. The pose alone extrapolates it from three small
+   squares (millimetres off on a far camera), so the kit's own drawing of the board (its outline
+   through the marker centres, the border band, a strip either side of every grid line; not the
+   inside of the cells, where tokens lie, nor the markers) is drawn through the three seen
+   centres and a candidate fourth corner and correlated with the frame; the candidate that
+   matches best, searched around the pose's prediction, is the corner. When the print does not
+   pin it (a weak or flat match: the board covered, or out of focus beyond reading) calibration
+   is refused rather than guessed.
 
 The Rocca judge has no printed board (its four markers lie on a real one) and keeps using
 `vision.board.find_board`, which needs all four.
@@ -65,8 +67,8 @@ better by this much than with the corner moved half a marker side. On 60 generat
 a marker covered (1.5-4 px/mm, blur 0-1.5 px) the placed corners matched 0.43-0.98 with peaks
 of 0.047-0.36, and landed within 1.3 mm of the truth; with the board under a sheet and only
 three markers showing, the best match was 0.09 with no peak at all."""
-AGREE_SIDE = 0.15
-"""The three markers' twelve corners must fit one pose within twice this share of a side."""
+POSE_FIT_SIDE = 0.3
+"""The three markers' twelve corners must fit one pose within this share of a marker side."""
 
 REFINEMENT = cv2.aruco.CORNER_REFINE_CONTOUR
 """A kit marker's corners are where lines fitted to its sides meet. On frames of 1.5-4 px/mm
@@ -83,7 +85,9 @@ marker's outline can come out at one window size and not at its neighbours."""
 _DETECTORS: dict[tuple[float | None, bool], cv2.aruco.ArucoDetector] = {}
 
 
-def _detector(error_correction: float | None = None, dense: bool = False) -> cv2.aruco.ArucoDetector:
+def _detector(
+    error_correction: float | None = None, dense: bool = False
+) -> cv2.aruco.ArucoDetector:
     """The kit's marker detector; with `error_correction`, the second look's; `dense`, the
     whole-frame search for missing markers."""
     key = (error_correction, dense)
@@ -93,7 +97,9 @@ def _detector(error_correction: float | None = None, dense: bool = False) -> cv2
             lo, hi, step = DENSE_WINDOWS
             params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax = lo, hi
             params.adaptiveThreshWinSizeStep = step
-        _DETECTORS[key] = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+        _DETECTORS[key] = cv2.aruco.ArucoDetector(
+            cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params
+        )
     return _DETECTORS[key]
 
 
@@ -120,23 +126,32 @@ def _pose(seen: dict[int, list[MarkerSighting]], spec: GridSpec) -> np.ndarray:
     px = np.concatenate([seen[i][0].quad for i in ids])
     H, _ = cv2.findHomography(mm, px, 0)
     side = float(np.mean([seen[i][0].side_px for i in ids]))
-    if H is None or np.abs(_project(H, mm) - px).max() > 2 * AGREE_SIDE * side:
-        raise CalibrationError(f"{sighting_problems(seen)}, and markers {', '.join(map(str, ids))} "
-                               "do not agree on where the board is")
+    if H is None or np.abs(_project(H, mm) - px).max() > POSE_FIT_SIDE * side:
+        raise CalibrationError(
+            f"{sighting_problems(seen)}, and markers {', '.join(map(str, ids))} "
+            "do not agree on where the board is"
+        )
     return H
 
 
-def _look_again(gray: np.ndarray, H: np.ndarray, spec: GridSpec, lost: int) -> MarkerSighting | None:
+def _look_again(
+    gray: np.ndarray, H: np.ndarray, spec: GridSpec, lost: int
+) -> MarkerSighting | None:
     """The lost marker, read in an enlarged window around where the pose puts it."""
     quad = _project(H, _marker_quad_mm(spec, lost))
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
     centre = marker_centre(quad)
     half = int(np.ceil(1.5 * side)) + 4
     x0, y0 = max(int(centre[0]) - half, 0), max(int(centre[1]) - half, 0)
-    x1, y1 = min(int(centre[0]) + half + 1, gray.shape[1]), min(int(centre[1]) + half + 1, gray.shape[0])
+    x1, y1 = (
+        min(int(centre[0]) + half + 1, gray.shape[1]),
+        min(int(centre[1]) + half + 1, gray.shape[0]),
+    )
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
-    big = cv2.resize(gray[y0:y1, x0:x1], None, fx=LOOK_ZOOM, fy=LOOK_ZOOM, interpolation=cv2.INTER_CUBIC)
+    big = cv2.resize(
+        gray[y0:y1, x0:x1], None, fx=LOOK_ZOOM, fy=LOOK_ZOOM, interpolation=cv2.INTER_CUBIC
+    )
     for s in detect_markers(big, detector=_detector(LOOK_CORRECTION)).get(lost, []):
         q = s.quad / LOOK_ZOOM + (x0, y0)
         c = marker_centre(q)
@@ -155,9 +170,10 @@ def _print(spec: GridSpec, lost: int) -> tuple[np.ndarray, np.ndarray]:
     moves the print)."""
     s = PRINT_PX_PER_MM
     img, (ox, oy) = board_image(spec, s)
-    grey_print = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0),
-                                  PRINT_SOFT_MM * s)
-    yy, xx = np.mgrid[0:img.shape[0]:2, 0:img.shape[1]:2]
+    grey_print = cv2.GaussianBlur(
+        cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), PRINT_SOFT_MM * s
+    )
+    yy, xx = np.mgrid[0 : img.shape[0] : 2, 0 : img.shape[1] : 2]
     mm = np.stack([(xx - ox) / s, (yy - oy) / s], axis=-1).reshape(-1, 2)
     values = grey_print[yy, xx].ravel()
     keep = np.ones(len(mm), bool)
@@ -181,8 +197,13 @@ def _match(soft: np.ndarray, H: np.ndarray, mm: np.ndarray, values: np.ndarray) 
     return float(np.corrcoef(seen[ok], values[ok])[0, 1])
 
 
-def _placed_on_print(gray: np.ndarray, H: np.ndarray, seen: dict[int, list[MarkerSighting]],
-                     spec: GridSpec, lost: int) -> tuple[np.ndarray, float, float]:
+def _placed_on_print(
+    gray: np.ndarray,
+    H: np.ndarray,
+    seen: dict[int, list[MarkerSighting]],
+    spec: GridSpec,
+    lost: int,
+) -> tuple[np.ndarray, float, float]:
     """The lost corner where the print, drawn through it and the three seen centres, best
     matches the frame: searched on a grid of `SEARCH_STEP` marker sides over +-`SEARCH_SIDES`
     marker sides around the pose's prediction, then at a tenth of that step. Returns the
@@ -193,15 +214,22 @@ def _placed_on_print(gray: np.ndarray, H: np.ndarray, seen: dict[int, list[Marke
     scale = side / MARKER_MM
     soft = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), max(PRINT_SOFT_MM * scale, 0.5))
     src = np.float32([_corner_mm(spec, i) for i in MARKER_IDS])
-    corners = np.array([seen[i][0].centre if i in seen else _project(H, [_corner_mm(spec, i)])[0]
-                        for i in MARKER_IDS])
+    corners = np.array(
+        [
+            seen[i][0].centre if i in seen else _project(H, [_corner_mm(spec, i)])[0]
+            for i in MARKER_IDS
+        ]
+    )
     best, score = corners[lost].copy(), -1.0
 
     def match(corner: np.ndarray) -> float:
         corners[lost] = corner
-        return _match(soft, cv2.getPerspectiveTransform(src, corners.astype(np.float32)), mm, values)
+        return _match(
+            soft, cv2.getPerspectiveTransform(src, corners.astype(np.float32)), mm, values
+        )
 
-    for step, reach in ((SEARCH_STEP * side, SEARCH_SIDES * side), (SEARCH_STEP * side / 10, SEARCH_STEP * side)):
+    coarse, fine = SEARCH_STEP * side, SEARCH_STEP * side / 10
+    for step, reach in ((coarse, SEARCH_SIDES * side), (fine, coarse)):
         around = best.copy()
         offsets = np.arange(-reach, reach + step / 2, step)
         for dx in offsets:
@@ -209,7 +237,8 @@ def _placed_on_print(gray: np.ndarray, H: np.ndarray, seen: dict[int, list[Marke
                 m = match(around + (dx, dy))
                 if m > score:
                     best, score = around + (dx, dy), m
-    ring = [match(best + side / 2 * np.array((np.cos(a), np.sin(a)))) for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)]
+    turns = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    ring = [match(best + side / 2 * np.array((np.cos(a), np.sin(a)))) for a in turns]
     return best, score, score - max(ring)
 
 
@@ -235,9 +264,11 @@ def find_kit_board(frame: np.ndarray, spec: GridSpec, fit_lens_model: bool = Tru
         return board_from_sightings(frame, {**seen, lost: [again]}, spec.size_mm, fit_lens_model)
     corner, match, peak = _placed_on_print(gray, H, seen, spec, lost)
     if match < MIN_MATCH or peak < MIN_PEAK:
-        raise CalibrationError(f"{problems}, and the printed board does not show clearly enough to "
-                               f"place its corner (match {match:.2f}, peak {peak:.3f}; "
-                               f"{MIN_MATCH}, {MIN_PEAK} needed)")
+        raise CalibrationError(
+            f"{problems}, and the printed board does not show clearly enough to "
+            f"place its corner (match {match:.2f}, peak {peak:.3f}; "
+            f"{MIN_MATCH}, {MIN_PEAK} needed)"
+        )
     corners = [seen[i][0].centre if i in seen else corner for i in MARKER_IDS]
     side = float(np.mean([seen[i][0].side_px for i in seen]))
     sides = tuple(seen[i][0].side_px if i in seen else side for i in MARKER_IDS)
