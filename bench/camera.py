@@ -135,13 +135,17 @@ def calibration(frames: int, first_seed: int, covered: bool = False) -> None:
               f"no-read {100 * unread / cells:6.2f} %  whole board exact {100 * exact / calibrated:6.1f} %")
 
 
-def dice(frames: int) -> None:
+def dice(frames: int, first_seed: int = 20_000, kinds: tuple[str, ...] = ("d6", "d4", "d10"),
+         cocked_rate: float = 0.1, white_pips_rate: float = 0.0) -> None:
+    """Trays of 5 dice: per kind, right, no-read (or below the referee's threshold) and wrong;
+    `white_pips_rate` of the d6 coloured with white pips."""
     spec = g.ROCKETBALL
     tally: dict[str, list[int]] = {}
     cocked_seen = cocked_called = 0
     t_read = 0.0
     for i in range(frames):
-        scene = random_scene(spec, 20_000 + i, fill=0.0, dice=5, die_kinds=("d6", "d4", "d10"), cocked_rate=0.1)
+        scene = random_scene(spec, first_seed + i, fill=0.0, dice=5, die_kinds=kinds, cocked_rate=cocked_rate,
+                             white_pips_rate=white_pips_rate)
         image = render(scene).image
         board = find_board(image, spec.size_mm)
         t0 = time.perf_counter()
@@ -194,10 +198,16 @@ def main(frames: int = 40, dice_frames: int = 40) -> None:
     calibration(frames, 105_000, covered=True)
     print(f"dice ({dice_frames} trays):")
     dice(dice_frames)
+    print(f"d6 with white pips on red, blue and orange bodies ({max(dice_frames // 2, 1)} trays, seeds 120000+):")
+    dice(max(dice_frames // 2, 1), 120_000, ("d6",), 0.0, 1.0)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["calibration"]:
+    if sys.argv[1:2] == ["white-pips"]:
+        n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+        print(f"d6 with white pips on red, blue and orange bodies ({n} trays, seeds 120000+):")
+        dice(n, 120_000, ("d6",), 0.0, 1.0)
+    elif sys.argv[1:2] == ["calibration"]:
         n = int(sys.argv[2]) if len(sys.argv) > 2 else 200
         print(f"calibration on far, soft frames ({n} frames, seeds 100000+; {n // 2} with a marker covered, "
               "105000+):")

@@ -69,14 +69,24 @@ def _die_mask(view: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k)
 
 
-def _pips(grey: np.ndarray, face: np.ndarray, s: float) -> tuple[int, float]:
-    """Count dark round pips inside a d6 face; confidence from how alike they are."""
-    inner = cv2.erode(face, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(s), int(s))))
-    level = np.median(grey[inner > 0])
-    dark = ((grey < 0.55 * level) & (inner > 0)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(dark)
+def _pip_blobs(marks: np.ndarray, s: float) -> list[int]:
+    """Areas of the pip-sized spots in a mask of candidate pixels (a pip is 3 mm across)."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(marks.astype(np.uint8))
     expect = np.pi * (1.5 * s) ** 2
-    areas = [a for a in stats[1:, cv2.CC_STAT_AREA] if 0.3 * expect < a < 2.2 * expect]
+    return [int(a) for a in stats[1:, cv2.CC_STAT_AREA] if 0.3 * expect < a < 2.2 * expect]
+
+
+def _pips(grey: np.ndarray, face: np.ndarray, s: float) -> tuple[int, float]:
+    """Count round pips inside a d6 face, dark on a light body or white on a dark or coloured
+    one; confidence from how alike they are. Spots of both kinds on one face (a pip and a glint,
+    or a shadow) leave it unread rather than guessed: confidence 0."""
+    inner = cv2.erode(face, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(s), int(s))))
+    level = float(np.median(grey[inner > 0]))
+    dark = _pip_blobs((grey < 0.55 * level) & (inner > 0), s)
+    light = _pip_blobs((grey > level + 0.5 * (255 - level)) & (inner > 0) & (level < 170), s)
+    if dark and light:
+        return len(dark), 0.0
+    areas = dark or light
     if not areas:
         return 0, 0.0
     spread = float(np.std(areas) / np.mean(areas))

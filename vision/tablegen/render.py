@@ -88,7 +88,7 @@ def top_down(scene: Scene, s: float = TOP_PX_PER_MM) -> tuple[np.ndarray, tuple[
         p.rect(tx, ty, *TRAY_MM, FELT_BGR)
         for die in scene.dice:
             if die.kind == "d6":
-                paint_d6(p, die.centre_mm, die.value, die.angle_deg, die.cocked, rng)
+                paint_d6(p, die.centre_mm, die.value, die.angle_deg, die.cocked, rng, die.body_bgr)
             else:
                 paint_numbered(p, die.centre_mm, die.kind, int(die.value), die.angle_deg, die.d4_numbers)
     if scene.hand is not None:
