@@ -98,3 +98,25 @@ def test_a_face_with_dark_and_light_spots_is_not_read_as_a_value():
     cv2.circle(image, (int(round(x)), int(round(y))), 4, (20, 20, 20), -1, cv2.LINE_AA)
     (only,) = read_dice(image, find_board(image, scene.spec.size_mm))
     assert only.kind == "d6" and only.confidence < SURE
+
+
+def test_a_d6_with_a_pip_hidden_is_not_read_as_the_smaller_value():
+    """Every d6 layout is symmetric about the face's middle: a 3 whose end pip is hidden (glare,
+    a smudge) shows two pips off the middle, which no face shows, so it is not posted as a 2."""
+    scene = dice_scene([("d6", 3, False)], seed=38)
+    die = dataclasses.replace(scene.dice[0], body_bgr=COLOURED[2])
+    scene = dataclasses.replace(scene, dice=(die,))
+    frame = render(scene)
+    a = np.deg2rad(die.angle_deg)
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+    def px(offset_mm):
+        at = np.asarray(die.centre_mm) + turn @ np.asarray(offset_mm, float)
+        return cv2.perspectiveTransform(np.float64([[at]]), frame.H_mm_to_px)[0, 0]
+
+    image = frame.image.copy()
+    bare = image[tuple(np.round(px((4.3, -4.3))[::-1]).astype(int))]  # the face where no pip is
+    x, y = px((4.3, 4.3))
+    cv2.circle(image, (int(round(x)), int(round(y))), 6, tuple(int(c) for c in bare), -1, cv2.LINE_AA)
+    (only,) = read_dice(image, find_board(image, scene.spec.size_mm))
+    assert only.kind == "d6" and not (only.value == 2 and only.confidence >= SURE)
