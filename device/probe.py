@@ -49,12 +49,19 @@ def _pin_problem(exc: Exception) -> str:
 def probe_pins(pins: Mapping[str, int], output: bool = False) -> Probe:
     """Claim each GPIO pin as the referee would (a pulled-up button, or the buzzer's output).
     A pin claimed elsewhere is busy; a pin this Pi does not have is invalid."""
-    from gpiozero import Button, OutputDevice
+    import warnings
+
+    from gpiozero import BadPinFactory, Button, OutputDevice, PinFactoryFallback
 
     problems = []
     for role, pin in pins.items():
         try:
-            device = OutputDevice(pin) if output else Button(pin, pull_up=True)
+            with warnings.catch_warnings():  # each factory gpiozero tries in vain: one line below
+                warnings.simplefilter("ignore", PinFactoryFallback)
+                device = OutputDevice(pin) if output else Button(pin, pull_up=True)
+        except BadPinFactory:
+            return Probe(NOT_FOUND, "no GPIO on this machine: gpiozero finds no pin library "
+                                    "(on a Pi: lgpio, which Raspberry Pi OS ships)")
         except Exception as exc:  # lgpio's own error as well as gpiozero's: each is the finding
             problems.append(f"{role}=GPIO{pin} {_pin_problem(exc)}")
             continue

@@ -173,3 +173,20 @@ def test_a_display_that_answers_but_cannot_be_drawn_on_is_wrong(wired, capsys):
     assert rows["display south"] == ("wrong: I2C bus 1, TCA9548A 0x70 channel 1, address 0x3c answers, "
                                      "but drawing on it failed: [Errno 121] Remote I/O error")
     assert rows["display north"].startswith("found")
+
+
+def test_a_machine_without_gpio_is_said_once_per_seat_not_once_per_pin(monkeypatch, capsys):
+    """Off the Pi (no pin library gpiozero can load), each seat's buttons are one 'not found'
+    line saying what is missing, with none of gpiozero's fallback warnings on stderr."""
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-pin-library")
+    status = main(["doctor", "--config", str(ROOT / "docs/examples/kiosk.toml"), "--wait", "0.1"])
+    out, err = capsys.readouterr()
+    seats = [line for line in out.splitlines() if " buttons " in line]
+    assert status == 1 and err == ""
+    assert len(seats) == 2
+    for line in seats:
+        assert line.startswith("not found  seat ") and "no GPIO on this machine" in line
+        assert line.count("GPIO") == 1  # not every pin repeating the same failure
