@@ -166,6 +166,10 @@ def list_moves(state: State) -> str:
     return "\n".join(lines)
 
 
+OPTION_HELP = ("a game option, e.g. -o gusts=true (`tabletop games` lists each game's options "
+               "and defaults); repeatable")
+
+
 def parse_option_pairs(pairs: list[str]) -> dict:
     """``["gusts=true", "minutes=10"]`` -> {"gusts": True, "minutes": 10}."""
     options = {}

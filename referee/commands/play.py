@@ -7,19 +7,19 @@ from engines.core.bots import RandomBot
 from engines.core.records import RecordError, load_record
 from engines.core.registry import game_class, game_ids
 from referee.cli import UserError
-from referee.terminal import Seat, TerminalGame, parse_option_pairs
+from referee.terminal import OPTION_HELP, Seat, TerminalGame, parse_option_pairs
 
 
 def register(sub) -> None:
     p = sub.add_parser("play", help="play a game in the terminal")
-    p.add_argument("game", choices=game_ids())
+    p.add_argument("game", choices=game_ids(), help="the game to play (`tabletop games` lists them)")
     p.add_argument("--players", help="comma-separated seat names (default: the game's own)")
     p.add_argument("--bot", action="append", default=[], metavar="SEAT",
                    help="let a bot play this seat (name or 1-based number); repeatable")
     p.add_argument("--dice", choices=["virtual", "typed"], default="virtual",
                    help="virtual: the referee rolls; typed: players type each outcome")
     p.add_argument("--seed", type=int, default=None, help="seed for virtual dice and bots")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     p.add_argument("--save", metavar="RECORD", help="write the game record here after each action")
     p.add_argument("--resume", metavar="RECORD", help="continue the game in this record")
     p.set_defaults(run=run)

@@ -25,7 +25,7 @@ from referee.journal import JournalError, open_for_table
 from referee.screens import mover_text
 from referee.session import Session
 from referee.table import SIM_OUTPUTS, wire_config, wire_sim
-from referee.terminal import parse_option_pairs
+from referee.terminal import OPTION_HELP, parse_option_pairs
 from referee.timers import ChessClock, ClockTicker, Ticker, chess_clock_seconds, game_timers
 
 
@@ -36,7 +36,7 @@ def register(sub) -> None:
     where.add_argument("--sim", action="store_true", help="keyboard in, emulated displays out")
     p.add_argument("--game", help=f"the game ({', '.join(game_ids())}); default: the config's table.game")
     p.add_argument("--players", help="--sim: comma-separated seat names (default: the game's own)")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     p.add_argument("--dice", choices=["virtual", "panel", "camera"],
                    help="who rolls (default: virtual, or the config's; camera needs the config's [camera])")
     p.add_argument("--seed", type=int, help="seed for the virtual dice and bots")
