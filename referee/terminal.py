@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engines.core import CHANCE, IllegalAction
@@ -164,6 +165,28 @@ def list_moves(state: State) -> str:
     if external:
         lines.append(f"  at any time: {', '.join(external)}")
     return "\n".join(lines)
+
+
+BOT_HELP = "a seat the referee plays: its name (in any case: South is south) or its number from 1; repeatable"
+
+
+def bot_seats(players: Sequence[str], wanted: Sequence[str]) -> set[int]:
+    """The seats ``--bot`` names: a seat's name in any case, or its number from 1. A name that
+    is no seat is refused (ValueError listing the seats): a misspelt seat would otherwise start
+    a game with a person expected where nobody sits."""
+    seats = set()
+    for text in wanted:
+        key = text.strip()
+        exact = [i for i, p in enumerate(players) if p == key]
+        folded = [i for i, p in enumerate(players) if p.casefold() == key.casefold()]
+        if exact or len(folded) == 1:
+            seats.add((exact or folded)[0])
+        elif re.fullmatch(r"[0-9]+", key) and 1 <= int(key) <= len(players):
+            seats.add(int(key) - 1)
+        else:
+            listing = ", ".join(f"{i + 1} {p}" for i, p in enumerate(players))
+            raise ValueError(f"--bot {text}: this game has no such seat; the seats are {listing}")
+    return seats
 
 
 OPTION_HELP = ("a game option, e.g. -o gusts=true (`tabletop games` lists each game's options "

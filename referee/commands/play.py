@@ -7,15 +7,21 @@ from engines.core.bots import RandomBot
 from engines.core.records import RecordError, load_record
 from engines.core.registry import game_class, game_ids
 from referee.cli import UserError
-from referee.terminal import OPTION_HELP, Seat, TerminalGame, parse_option_pairs
+from referee.terminal import (
+    BOT_HELP,
+    OPTION_HELP,
+    Seat,
+    TerminalGame,
+    bot_seats,
+    parse_option_pairs,
+)
 
 
 def register(sub) -> None:
     p = sub.add_parser("play", help="play a game in the terminal")
     p.add_argument("game", choices=game_ids(), help="the game to play (`tabletop games` lists them)")
     p.add_argument("--players", help="comma-separated seat names (default: the game's own)")
-    p.add_argument("--bot", action="append", default=[], metavar="SEAT",
-                   help="let a bot play this seat (name or 1-based number); repeatable")
+    p.add_argument("--bot", action="append", default=[], metavar="SEAT", help=BOT_HELP)
     p.add_argument("--dice", choices=["virtual", "typed"], default="virtual",
                    help="virtual: the referee rolls; typed: players type each outcome")
     p.add_argument("--seed", type=int, default=None, help="seed for virtual dice and bots")
@@ -38,9 +44,8 @@ def run(args) -> int:
             players = args.players.split(",") if args.players else list(cls.default_players)
         game = game_class(gid)(options)
         seats = [Seat(p.strip()) for p in players]
-        for i, s in enumerate(seats):
-            if s.name in args.bot or str(i + 1) in args.bot:
-                s.bot = RandomBot(None if seed is None else seed + i + 1)
+        for i in bot_seats([s.name for s in seats], args.bot):
+            seats[i].bot = RandomBot(None if seed is None else seed + i + 1)
         tg = TerminalGame(game, seats, dice=args.dice, seed=seed, save=args.save or args.resume)
         if record:
             tg.resume(record)

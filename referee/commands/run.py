@@ -25,7 +25,7 @@ from referee.journal import JournalError, open_for_table
 from referee.screens import mover_text
 from referee.session import Session
 from referee.table import SIM_OUTPUTS, wire_config, wire_sim
-from referee.terminal import OPTION_HELP, parse_option_pairs
+from referee.terminal import BOT_HELP, OPTION_HELP, bot_seats, parse_option_pairs
 from referee.timers import ChessClock, ClockTicker, Ticker, chess_clock_seconds, game_timers
 
 
@@ -40,8 +40,7 @@ def register(sub) -> None:
     p.add_argument("--dice", choices=["virtual", "panel", "camera"],
                    help="who rolls (default: virtual, or the config's; camera needs the config's [camera])")
     p.add_argument("--seed", type=int, help="seed for the virtual dice and bots")
-    p.add_argument("--bot", action="append", default=[], metavar="SEAT",
-                   help="the referee plays this seat (name or 1-based number); repeatable")
+    p.add_argument("--bot", action="append", default=[], metavar="SEAT", help=BOT_HELP)
     p.add_argument("--journal", help="the journal file (default: the config's, or tabletop-journal.sqlite)")
     p.add_argument("--new", action="store_true", help="abandon an unfinished game and start afresh")
     p.add_argument("--out", default="tabletop-sim", help="--sim: where the emulated displays write")
@@ -73,7 +72,7 @@ def run(args) -> int:
         players = (config.seat_names if config else
                    args.players.split(",") if args.players else list(cls.default_players))
         players = [p.strip() for p in players]
-        bots = {i for i, p in enumerate(players) if p in args.bot or str(i + 1) in args.bot}
+        bots = bot_seats(players, args.bot)
         dice = args.dice or (config.dice if config else "virtual")
         seed = args.seed if args.seed is not None else (config.seed if config else None)
         journal = open_for_table(journal_path)
