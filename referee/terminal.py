@@ -139,8 +139,8 @@ class TerminalGame:
     def play(self, max_actions: int | None = None) -> State:
         count = 0
         last_mover = None
-        if self.show_board and self.state.to_move == CHANCE:
-            self.out(self.state.render())  # typed outcomes need the position in view too
+        if self.state.to_move == CHANCE:
+            self.show()  # typed outcomes need the position in view too
         while not self.state.is_over and (max_actions is None or count < max_actions):
             mover = self.state.to_move
             if mover != CHANCE and mover != last_mover:
