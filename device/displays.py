@@ -101,7 +101,6 @@ def memory_display(width: int = 128, height: int = 64, rotate: int = 0):
 
 
 def _emulator():
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         import luma.emulator.device as emu
@@ -166,8 +165,39 @@ def png_display(directory: str | Path, name: str, width: int = 128, height: int 
                        transform="none", scale=1)
 
 
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+"""SDL's video drivers that draw nowhere a person can see."""
+
+
+def window_problem() -> str | None:
+    """Why a display window would not be seen here, or None. Without a desktop SDL quietly
+    falls back to its invisible offscreen driver, and the window shows nothing to anyone; a
+    headless driver the caller names in SDL_VIDEODRIVER (dummy, for tests) is respected."""
+    try:
+        _emulator()
+        import pygame
+    except (RuntimeError, ImportError) as exc:
+        return str(exc)
+    quiet, stderr = os.open(os.devnull, os.O_WRONLY), os.dup(2)
+    os.dup2(quiet, 2)  # SDL writes each desktop it probes and misses to stderr itself
+    try:
+        pygame.display.init()
+        driver = pygame.display.get_driver()
+    except pygame.error as exc:
+        return f"SDL cannot open a display: {exc}"
+    finally:
+        pygame.display.quit()
+        os.dup2(stderr, 2)
+        os.close(stderr)
+        os.close(quiet)
+    if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+        return f"no desktop answers here (SDL fell back to its invisible {driver!r} driver)"
+    return None
+
+
 def window_display(width: int = 128, height: int = 64, rotate: int = 0):
-    """luma.emulator's pygame window (needs a desktop; SDL_VIDEODRIVER=dummy runs it headless)."""
+    """luma.emulator's pygame window (needs a desktop, see ``window_problem``;
+    SDL_VIDEODRIVER=dummy runs it headless)."""
     emu = _emulator()
     return emu.pygame(width=width, height=height, rotate=rotate, mode="1", scale=3, transform="none",
                       frame_rate=30)

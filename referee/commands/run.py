@@ -14,6 +14,7 @@ from gpiozero.exc import GPIOZeroError
 from luma.core.error import Error as LumaError
 
 from device.camera import CameraError
+from device.displays import window_problem
 from device.events import InputEvent
 from device.keyboard import HELP, KeyboardInput
 from device.script import ScriptError, parse_script, post_all
@@ -56,6 +57,8 @@ def run(args) -> int:
         scripted = parse_script(args.script or "")
     except ScriptError as exc:
         raise UserError(f"--script: {exc}") from None
+    if args.sim and args.output == "window" and (why := window_problem()):
+        raise UserError(f"--output window: {why}; --output gif or png writes the displays to files")
     config = None
     if args.config:
         try:
