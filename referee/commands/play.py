@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from engines.core import IllegalAction, OptionError
 from engines.core.bots import RandomBot
 from engines.core.records import RecordError, load_record
@@ -14,6 +16,7 @@ from referee.terminal import (
     Seat,
     TerminalGame,
     bot_seats,
+    clear_screen,
     parse_option_pairs,
 )
 
@@ -60,7 +63,9 @@ def run(args) -> int:
         seats = [Seat(p.strip()) for p in players]
         for i in bot_seats([s.name for s in seats], args.bot):
             seats[i].bot = RandomBot(None if seed is None else seed + i + 1)
-        tg = TerminalGame(game, seats, dice=dice_mode(gid, args.dice), seed=seed, save=args.save or args.resume)
+        tg = TerminalGame(game, seats, dice=dice_mode(gid, args.dice), seed=seed,
+                          save=args.save or args.resume,
+                          clear=clear_screen if sys.stdout.isatty() else None)
         if record:
             tg.resume(record)
     except (OptionError, IllegalAction, ValueError, RecordError) as exc:
