@@ -72,14 +72,17 @@ class TerminalGame:
         for _ in record.actions:  # keep the virtual dice where they were
             self.rng.random()
 
-    def accept(self, action) -> None:
+    def accept(self, action, typed: bool = False) -> None:
+        """Apply ``action`` and tell the table who gave it: a seat, the referee (a timer), chance
+        (the referee's own draw) or, for an outcome the players typed, "entered": a call the
+        players made is never passed off as chance."""
         new, events = self.state.apply(action)
         self.record.actions.append(action.notation())
         self.keep()
         if action in self.state.external_actions():
             actor = "referee"
         elif self.state.to_move == CHANCE:
-            actor = "chance"
+            actor = "entered" if typed else "chance"
         else:
             actor = self.state.players[self.state.to_move]
         lines = [f"  {actor}: {self.state.announce(action)}", *(f"  * {e.text}" for e in events)]
@@ -216,7 +219,7 @@ class TerminalGame:
                 self.out(list_moves(self.state))
                 continue
             try:
-                self.accept(self.game.parse(text))
+                self.accept(self.game.parse(text), typed=True)
                 return True
             except IllegalAction as exc:
                 self.out(f"  not allowed: {exc}")
