@@ -88,7 +88,8 @@ class TerminalGame:
         lines = [f"  {actor}: {self.state.announce(action)}", *(f"  * {e.text}" for e in events)]
         for line in lines:
             self.out(line)
-        self.told += lines
+        if self.clear is not None:  # kept only where a wipe will tell it again
+            self.told += lines
         self.state = new
 
     def keep(self) -> None:
