@@ -1,8 +1,8 @@
 """``tabletop play rollerball`` with two people at one terminal: each hand stays hidden until its
 player asks for it at the pass-the-terminal prompt, the screen is wiped before the next player
 sits down, and the card codes are explained in words (a legend under a hand or a board, and the
-'cards' command). Rollerball's bids are secret (rules, "Bidding": each player picks cards from
-the hand unseen by the others)."""
+'cards' command). Rollerball's bids are secret (rules, "Setup": each player bids cards from
+the hand where the others cannot see them)."""
 
 from __future__ import annotations
 
