@@ -18,8 +18,9 @@ def run_cli(monkeypatch, capsys, argv, stdin=()):
 
 
 def test_the_players_enter_the_drop_and_the_shot_by_default(monkeypatch, capsys, tmp_path):
-    """Rules, the turn: the shooter drops the ante, then shoots; the outcome of each is what
-    happened on the board. With nothing typed after 'shoot', the shot has no verdict."""
+    """Rules, "Dropping pieces" and "Shooting pieces": the player drops the ante, then shoots;
+    the outcome of each is what happened on the board. With nothing typed after 'shoot', the
+    shot has no verdict."""
     record = tmp_path / "g.jsonl"
     status, out, err = run_cli(monkeypatch, capsys,
                                ["play", "rocca", "--players", "ada,ben", "--save", str(record)],
