@@ -22,7 +22,10 @@ from referee.terminal import (
 
 
 def register(sub) -> None:
-    p = sub.add_parser("play", help="play a game in the terminal")
+    p = sub.add_parser("play", help="play a game in the terminal", description=(
+        "Play in a terminal: people type actions in notation ('help' lists the commands), bots "
+        "take the --bot seats. When several people share the terminal, a player's hand is "
+        "shown only after the prompt 'pass to SEAT, press Enter'; 'cards' explains card codes."))
     p.add_argument("game", choices=game_ids(), help="the game to play (`tabletop games` lists them)")
     p.add_argument("--players", help="comma-separated seat names (default: the game's own)")
     p.add_argument("--bot", action="append", default=[], metavar="SEAT", help=BOT_HELP)

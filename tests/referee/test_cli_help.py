@@ -28,6 +28,18 @@ def test_every_option_and_positional_has_help_text():
     assert missing == []
 
 
+def test_every_help_page_renders():
+    """argparse formats a help page only when asked: a stray % in a help text would make
+    ``--help`` itself fail."""
+    pages = [build_parser()]
+    while pages:
+        page = pages.pop()
+        assert page.format_help().startswith("usage: ")
+        for a in page._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                pages += a.choices.values()
+
+
 def test_every_subcommand_is_described_in_the_listing():
     parser = build_parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
