@@ -16,6 +16,8 @@ from pathlib import Path
 from luma.core.device import dummy
 from luma.core.interface.serial import i2c, spi
 
+from device.quiet import stderr_silenced
+
 DRIVERS = ("ssd1306", "ssd1309", "ssd1305", "ssd1315", "sh1106", "sh1107")
 MUX_ADDRESS = 0x70
 """A TCA9548A's address with its three address pins low."""
@@ -178,18 +180,14 @@ def window_problem() -> str | None:
         import pygame
     except (RuntimeError, ImportError) as exc:
         return str(exc)
-    quiet, stderr = os.open(os.devnull, os.O_WRONLY), os.dup(2)
-    os.dup2(quiet, 2)  # SDL writes each desktop it probes and misses to stderr itself
     try:
-        pygame.display.init()
-        driver = pygame.display.get_driver()
+        with stderr_silenced():  # SDL writes each desktop it probes and misses to stderr itself
+            pygame.display.init()
+            driver = pygame.display.get_driver()
     except pygame.error as exc:
         return f"SDL cannot open a display: {exc}"
     finally:
         pygame.display.quit()
-        os.dup2(stderr, 2)
-        os.close(stderr)
-        os.close(quiet)
     if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
         return f"no desktop answers here (SDL fell back to its invisible {driver!r} driver)"
     return None

@@ -80,15 +80,18 @@ def first_frame(path: str):
     own reading then says why)."""
     import cv2
 
+    from device.quiet import stderr_silenced
+
     if not os.path.isfile(path):
         return None
-    if (still := cv2.imread(path, cv2.IMREAD_COLOR)) is not None:
-        return still
-    cap = cv2.VideoCapture(path)
-    try:
-        ok, frame = cap.read()
-    finally:
-        cap.release()
+    with stderr_silenced():  # a damaged file is reported once, by the command's own reading
+        if (still := cv2.imread(path, cv2.IMREAD_COLOR)) is not None:
+            return still
+        cap = cv2.VideoCapture(path)
+        try:
+            ok, frame = cap.read()
+        finally:
+            cap.release()
     return frame if ok else None
 
 

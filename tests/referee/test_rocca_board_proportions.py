@@ -7,6 +7,9 @@ size."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -96,3 +99,17 @@ def test_the_markers_measure_the_board_within_two_percent(seed):
         assert len(detect_markers(image)) < 4, "all four markers seen, yet nothing measured"
         return
     assert seen == pytest.approx(w / h, rel=0.02)
+
+
+def test_the_check_adds_nothing_to_a_damaged_files_message(tmp_path):
+    """The proportions are read on a probe of the first frame; a file the decoder cannot read is
+    then reported by the command's own reading, once (FFmpeg's own complaint included)."""
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(b"not a video at all")
+    ran = subprocess.run([str(Path(sys.executable).parent / "tabletop"), "rocca", "analyze",
+                          str(bad), "--board-mm", "400", "300", "--json", str(tmp_path / "o.json")],
+                         capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 1
+    lines = ran.stderr.splitlines()
+    assert lines[-1] == f"tabletop: cannot open {bad}: not a video OpenCV can decode"
+    assert len(lines) <= 2 and not any("wide per high" in line for line in lines)
