@@ -16,6 +16,8 @@ from pathlib import Path
 from luma.core.device import dummy
 from luma.core.interface.serial import i2c, spi
 
+from device.quiet import stderr_silenced
+
 DRIVERS = ("ssd1306", "ssd1309", "ssd1305", "ssd1315", "sh1106", "sh1107")
 MUX_ADDRESS = 0x70
 """A TCA9548A's address with its three address pins low."""
@@ -101,7 +103,6 @@ def memory_display(width: int = 128, height: int = 64, rotate: int = 0):
 
 
 def _emulator():
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         import luma.emulator.device as emu
@@ -166,8 +167,35 @@ def png_display(directory: str | Path, name: str, width: int = 128, height: int 
                        transform="none", scale=1)
 
 
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+"""SDL's video drivers that draw nowhere a person can see."""
+
+
+def window_problem() -> str | None:
+    """Why a display window would not be seen here, or None. Without a desktop SDL quietly
+    falls back to its invisible offscreen driver, and the window shows nothing to anyone; a
+    headless driver the caller names in SDL_VIDEODRIVER (dummy, for tests) is respected."""
+    try:
+        _emulator()
+        import pygame
+    except (RuntimeError, ImportError) as exc:
+        return str(exc)
+    try:
+        with stderr_silenced():  # SDL writes each desktop it probes and misses to stderr itself
+            pygame.display.init()
+            driver = pygame.display.get_driver()
+    except pygame.error as exc:
+        return f"SDL cannot open a display: {exc}"
+    finally:
+        pygame.display.quit()
+    if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+        return f"no desktop answers here (SDL fell back to its invisible {driver!r} driver)"
+    return None
+
+
 def window_display(width: int = 128, height: int = 64, rotate: int = 0):
-    """luma.emulator's pygame window (needs a desktop; SDL_VIDEODRIVER=dummy runs it headless)."""
+    """luma.emulator's pygame window (needs a desktop, see ``window_problem``;
+    SDL_VIDEODRIVER=dummy runs it headless)."""
     emu = _emulator()
     return emu.pygame(width=width, height=height, rotate=rotate, mode="1", scale=3, transform="none",
                       frame_rate=30)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import os
 import sys
 
@@ -29,8 +30,18 @@ class UserError(Exception):
     """A mistake of the user's (bad file, bad option): printed as one line, exit status 1."""
 
 
+def installed_version() -> str:
+    """The release pip installed (the distribution's metadata), so a bug report names it."""
+    try:
+        return importlib.metadata.version("tabletop-companion")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tabletop", description="Tabletop Companion: a referee for tabletop games.")
+    parser.add_argument("--version", action="version", version=f"tabletop {installed_version()}",
+                        help="print the installed release and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(name).register(sub)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engines.core import CHANCE, IllegalAction
@@ -20,6 +21,17 @@ from engines.core.state import Game, State
 
 HELP = """commands: an action in notation (see docs/games/<id>.md), 'moves' to list the legal
 actions, 'board' to redraw, 'help', 'quit' (with --save the game so far stays in the record)"""
+HAND_HELP = "'hand' shows your own hand (pass the terminal to nobody else first)"
+CARDS_HELP = "'cards' says what each card code means"
+CLEAR_SCREEN = "\033[H\033[2J\033[3J"
+"""Home, clear the screen and the terminal's scrollback: the last hand shown is gone."""
+
+
+def clear_screen() -> None:
+    print(CLEAR_SCREEN, end="", flush=True)
+
+
+CODE = re.compile(r"(?<![A-Za-z])[A-Z]{2}(?![A-Z])")
 
 
 @dataclass
@@ -38,12 +50,18 @@ class TerminalGame:
     out: Callable[[str], None] = print
     ask: Callable[[str], str] = input
     show_board: bool = True
+    clear: Callable[[], None] | None = None
+    """Wipes the screen (and its scrollback) between two players' hands; None where the output
+    is no terminal (a pipe, a file: nothing there can be taken back)."""
     record: Record = field(init=False)
     state: State = field(init=False)
 
     def __post_init__(self):
         self.rng = random.Random(self.seed)
         self.shown: State | None = None
+        self.revealed: int | None = None  # the seat whose hand is on the screen now
+        self.told: list[str] = []  # what the table was told since the screen was last wiped
+        self.glossary: dict[str, str] = getattr(self.game, "glossary", dict)()
         self.state = self.game.new([s.name for s in self.seats])
         self.record = new_record(self.game, [s.name for s in self.seats], self.seed)
 
@@ -54,19 +72,24 @@ class TerminalGame:
         for _ in record.actions:  # keep the virtual dice where they were
             self.rng.random()
 
-    def accept(self, action) -> None:
+    def accept(self, action, typed: bool = False) -> None:
+        """Apply ``action`` and tell the table who gave it: a seat, the referee (a timer), chance
+        (the referee's own draw) or, for an outcome the players typed, "entered": a call the
+        players made is never passed off as chance."""
         new, events = self.state.apply(action)
         self.record.actions.append(action.notation())
         self.keep()
         if action in self.state.external_actions():
             actor = "referee"
         elif self.state.to_move == CHANCE:
-            actor = "chance"
+            actor = "entered" if typed else "chance"
         else:
             actor = self.state.players[self.state.to_move]
-        self.out(f"  {actor}: {self.state.announce(action)}")
-        for e in events:
-            self.out(f"  * {e.text}")
+        lines = [f"  {actor}: {self.state.announce(action)}", *(f"  * {e.text}" for e in events)]
+        for line in lines:
+            self.out(line)
+        if self.clear is not None:  # kept only where a wipe will tell it again
+            self.told += lines
         self.state = new
 
     def keep(self) -> None:
@@ -94,43 +117,110 @@ class TerminalGame:
         if seat.bot:
             self.accept(seat.bot.choose(st))
             return True
-        return self.prompt(seat.name)
+        return self.prompt(seat.name, st.to_move)
+
+    def hot_seat(self) -> bool:
+        """Several people share this terminal: a hand must wait until its player asks."""
+        return sum(s.bot is None for s in self.seats) > 1
 
     def show(self) -> None:
-        """Draw the position, once per position."""
+        """Draw the position, once per position, with the card codes on it in words."""
         if self.show_board and self.shown is not self.state:
-            self.out(self.state.render())
+            board = self.state.render()
+            self.out(board)
+            if legend := self.legend(board):
+                self.out(legend)
             self.shown = self.state
 
     def show_private(self) -> None:
         """The hidden part only the player to move may see (a hand), before their prompt."""
-        if self.state.to_move != CHANCE and (secret := self.state.private_text(self.state.to_move)):
+        mover = self.state.to_move
+        if mover is not None and mover != CHANCE and (secret := self.state.private_text(mover)):
             self.out(secret)
+            if legend := self.legend(secret):
+                self.out(legend)
+            self.revealed = mover
 
-    def prompt(self, who: str) -> bool:
+    def legend(self, text: str) -> str:
+        """The game's card codes found in ``text``, named: a reader new to the codes needs no
+        rule booklet to read a board or a hand."""
+        codes = sorted({c for c in CODE.findall(text) if c in self.glossary})
+        if not codes:
+            return ""
+        names = ", ".join(f"{c} {self.glossary[c].split(',')[0]}" for c in codes)
+        return textwrap.fill(f"cards: {names} ('cards' says what each does)", width=78,
+                             subsequent_indent="  ")
+
+    def cards(self) -> str:
+        if not self.glossary:
+            return "  this game has no card codes"
+        return "\n".join(textwrap.fill(f"{code}  {words}", width=78, initial_indent="  ",
+                                        subsequent_indent="      ")
+                         for code, words in self.glossary.items())
+
+    def wipe(self) -> None:
+        """Take the last hand off the screen before the next player sits down, and tell that
+        player again what the table was told meanwhile (all of it public)."""
+        if self.clear is None:
+            return
+        self.clear()
+        self.shown = None
+        for line in self.told:
+            self.out(line)
+        self.told = []
+
+    def help_text(self) -> str:
+        extra = [CARDS_HELP] if self.glossary else []
+        if self.hot_seat():
+            extra.append(HAND_HELP)
+        return "\n".join([HELP, *extra])
+
+    def prompt(self, who: str, seat: int | None = None) -> bool:
+        """Read commands until one is an action (True) or the players quit (False). In a hot
+        seat a player's hand stays hidden until that player asks for it: Enter at the
+        pass-the-terminal prompt, 'hand', or 'moves' (which lists what the hand allows)."""
+        hidden = (seat is not None and self.hot_seat() and self.revealed != seat
+                  and bool(self.state.private_text(seat)))
+        if hidden and self.revealed is not None:
+            self.wipe()
+            self.revealed = None
         self.show()
-        self.show_private()
+        if not hidden:
+            self.show_private()
         while True:
+            asking = f"pass to {who}, press Enter> " if hidden else f"{who}> "
             try:
-                text = self.ask(f"{who}> ").strip()
+                text = self.ask(asking).strip()
             except EOFError:
                 return False
+            if hidden and text in ("", "hand", "moves"):
+                self.show_private()
+                hidden = False
+                if text != "moves":
+                    continue
+            if text == "hand":
+                self.show_private()
+                continue
             if not text:
                 continue
             if text in ("quit", "exit"):
                 return False
             if text == "help":
-                self.out(HELP)
+                self.out(self.help_text())
+                continue
+            if text == "cards":
+                self.out(self.cards())
                 continue
             if text == "board":
                 self.out(self.state.render())
-                self.show_private()
+                if not hidden:
+                    self.show_private()
                 continue
             if text == "moves":
                 self.out(list_moves(self.state))
                 continue
             try:
-                self.accept(self.game.parse(text))
+                self.accept(self.game.parse(text), typed=True)
                 return True
             except IllegalAction as exc:
                 self.out(f"  not allowed: {exc}")
@@ -138,8 +228,8 @@ class TerminalGame:
     def play(self, max_actions: int | None = None) -> State:
         count = 0
         last_mover = None
-        if self.show_board and self.state.to_move == CHANCE:
-            self.out(self.state.render())  # typed outcomes need the position in view too
+        if self.state.to_move == CHANCE:
+            self.show()  # typed outcomes need the position in view too
         while not self.state.is_over and (max_actions is None or count < max_actions):
             mover = self.state.to_move
             if mover != CHANCE and mover != last_mover:
@@ -164,6 +254,32 @@ def list_moves(state: State) -> str:
     if external:
         lines.append(f"  at any time: {', '.join(external)}")
     return "\n".join(lines)
+
+
+BOT_HELP = "a seat the referee plays: its name (in any case: South is south) or its number from 1; repeatable"
+
+
+def bot_seats(players: Sequence[str], wanted: Sequence[str]) -> set[int]:
+    """The seats ``--bot`` names: a seat's name in any case, or its number from 1. A name that
+    is no seat is refused (ValueError listing the seats): a misspelt seat would otherwise start
+    a game with a person expected where nobody sits."""
+    seats = set()
+    for text in wanted:
+        key = text.strip()
+        exact = [i for i, p in enumerate(players) if p == key]
+        folded = [i for i, p in enumerate(players) if p.casefold() == key.casefold()]
+        if exact or len(folded) == 1:
+            seats.add((exact or folded)[0])
+        elif re.fullmatch(r"[0-9]+", key) and 1 <= int(key) <= len(players):
+            seats.add(int(key) - 1)
+        else:
+            listing = ", ".join(f"{i + 1} {p}" for i, p in enumerate(players))
+            raise ValueError(f"--bot {text}: this game has no such seat; the seats are {listing}")
+    return seats
+
+
+OPTION_HELP = ("a game option, e.g. -o gusts=true (`tabletop games` lists each game's options "
+               "and defaults); repeatable")
 
 
 def parse_option_pairs(pairs: list[str]) -> dict:

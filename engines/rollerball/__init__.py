@@ -14,6 +14,7 @@ from engines.core import Action, Game, IllegalAction, OptionError, option
 
 from .actions import parse
 from .board import board
+from .cards import DOES, NAMES, deck
 from .state import RollerballState, initial
 
 MAX_RINGS = 8
@@ -61,3 +62,8 @@ class Rollerball(Game):
 
     def parse(self, text: str) -> Action:
         return parse(text, board(self.options.rings), self.options.expansion)
+
+    def glossary(self) -> dict[str, str]:
+        """Each card code of this game's deck in plain words: the code, the name, what it does."""
+        in_deck = set(deck(self.options.expansion))
+        return {code: f"{NAMES[code]}, {DOES[code]}" for code in NAMES if code in in_deck}

@@ -26,6 +26,28 @@ NAMES: dict[str, str] = {
     "BK": "Ball Killer",
 }
 
+DOES: dict[str, str] = {
+    "UM": "track changer: a ball entering it moves out one ring",
+    "DM": "track changer: a ball entering it moves in one ring",
+    "SU": "splitter: a ball entering it splits, the new ball going out one ring (while fewer "
+          "than 4 balls play); two balls meeting on its Y square (y) become one; else an Up Move",
+    "SD": "splitter: a ball entering it splits, the new ball going in one ring (while fewer "
+          "than 4 balls play); two balls meeting on its Y square (y) become one; else a Down Move",
+    "RP": "from the hand only: the card under your workman is discarded and one of your hand "
+          "takes its place",
+    "EN": "ball changer: the ball leaving it is energised and smashes the next card it meets",
+    "RU": "ball changer: the ball leaving it turns rubber, Up and Down on alternate squares; "
+          "while Up it passes over cards, bases and workmen",
+    "DR": "ball changer: the ball leaving it stops being rubber",
+    "CU": "corner track changer: a ball entering at the corner moves out one ring",
+    "CD": "corner track changer: a ball entering it moves in one ring, onto the corner",
+    "DC": "ball changer, used once: the first ball in destroys it and, unless energised or Up, "
+          "every ball turns back",
+    "BK": "ball changer, used once: the first ball in destroys it and, unless energised or Up, "
+          "is removed if another ball is in play",
+}
+"""What each card does, in a phrase for players who have no rule booklet at hand."""
+
 BASE_DECK: dict[str, int] = {
     "UM": 5, "DM": 5, "SU": 5, "SD": 5, "RP": 5, "EN": 3, "RU": 3, "DR": 3,
 }

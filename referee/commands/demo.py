@@ -108,7 +108,8 @@ QUICK_ACTIONS = 60
 
 def register(sub) -> None:
     p = sub.add_parser("demo", help="a self-playing tour on the simulated table")
-    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--seed", type=int, default=2026,
+                   help="seed of the bots and virtual dice: the same seed plays the same games")
     # random bots make Rocketball games of any length, from ten actions to tens of thousands;
     # with this seed the session's bots play a whole game in about 2500, and the cap keeps
     # any other seed within the tour's two minutes

@@ -15,7 +15,7 @@ def register(sub) -> None:
     ls.add_argument("journal", help="the journal file (table.journal in the config)")
     ls.set_defaults(run=run_list)
     ex = jsub.add_parser("export", help="write one game as a record (tabletop replay reads it)")
-    ex.add_argument("journal")
+    ex.add_argument("journal", help="the journal file (table.journal in the config)")
     ex.add_argument("game", type=int, help="the game's number, from `tabletop journal list`")
     ex.add_argument("record", help="the .jsonl file to write")
     ex.set_defaults(run=run_export)

@@ -24,6 +24,7 @@ from gpiozero.exc import GPIOZeroError
 from luma.core.error import Error as LumaError
 
 from device.camera import CameraError, open_camera
+from device.displays import window_problem
 from device.events import InputEvent
 from device.keyboard import HELP, KeyboardInput
 from engines.core import IllegalAction, OptionError
@@ -75,6 +76,8 @@ def build_night(config: TableConfig, kiosk: KioskConfig, journal: Journal, wirin
 def run(args) -> int:
     if args.screen:
         return screen(args.screen, args.browser, args.wait)
+    if args.sim and args.output == "window" and (why := window_problem()):
+        raise UserError(f"--output window: {why}; --output gif or png writes the displays to files")
     try:
         config, kiosk = load_kiosk_config(args.config)
     except ConfigError as exc:

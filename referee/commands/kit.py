@@ -11,8 +11,9 @@ from vision.kit.pages import PAPERS, kit_pages, write_pdf, write_pngs
 
 def register(sub) -> None:
     p = sub.add_parser("kit", help="write a printable board and tokens (PDF or 300 dpi PNG pages)")
-    p.add_argument("game", choices=KIT_GAMES)
-    p.add_argument("--paper", choices=tuple(PAPERS), default="a4")
+    p.add_argument("game", choices=KIT_GAMES, help="the game whose board and tokens to print")
+    p.add_argument("--paper", choices=tuple(PAPERS), default="a4",
+                   help="the paper size the pages are laid out for (default a4)")
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument("--out", type=Path, help="the PDF to write")
     out.add_argument("--png", type=Path, metavar="DIR", help="a folder for one PNG per page")

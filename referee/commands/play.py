@@ -2,27 +2,53 @@
 
 from __future__ import annotations
 
+import sys
+
 from engines.core import IllegalAction, OptionError
 from engines.core.bots import RandomBot
 from engines.core.records import RecordError, load_record
 from engines.core.registry import game_class, game_ids
 from referee.cli import UserError
-from referee.terminal import Seat, TerminalGame, parse_option_pairs
+from referee.controllers import controller_for
+from referee.terminal import (
+    BOT_HELP,
+    OPTION_HELP,
+    Seat,
+    TerminalGame,
+    bot_seats,
+    clear_screen,
+    parse_option_pairs,
+)
 
 
 def register(sub) -> None:
-    p = sub.add_parser("play", help="play a game in the terminal")
-    p.add_argument("game", choices=game_ids())
+    p = sub.add_parser("play", help="play a game in the terminal", description=(
+        "Play in a terminal: people type actions in notation ('help' lists the commands), bots "
+        "take the --bot seats. When several people share the terminal, a player's hand is "
+        "shown only after the prompt 'pass to SEAT, press Enter'; 'cards' explains card codes."))
+    p.add_argument("game", choices=game_ids(), help="the game to play (`tabletop games` lists them)")
     p.add_argument("--players", help="comma-separated seat names (default: the game's own)")
-    p.add_argument("--bot", action="append", default=[], metavar="SEAT",
-                   help="let a bot play this seat (name or 1-based number); repeatable")
-    p.add_argument("--dice", choices=["virtual", "typed"], default="virtual",
-                   help="virtual: the referee rolls; typed: players type each outcome")
+    p.add_argument("--bot", action="append", default=[], metavar="SEAT", help=BOT_HELP)
+    p.add_argument("--dice", choices=["virtual", "typed"],
+                   help="virtual: the referee rolls the dice; typed: players type each outcome. "
+                        "Default: virtual, but typed for outcomes that happen on the table "
+                        "(Rocca's drop and shots), which the referee never invents")
     p.add_argument("--seed", type=int, default=None, help="seed for virtual dice and bots")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     p.add_argument("--save", metavar="RECORD", help="write the game record here after each action")
     p.add_argument("--resume", metavar="RECORD", help="continue the game in this record")
     p.set_defaults(run=run)
+
+
+def dice_mode(game_id: str, asked: str | None) -> str:
+    """Where chance outcomes come from. A game whose outcomes are physical events (Rocca: how
+    the drop fell, whether a shot fouled) has them told by the players: a referee that drew
+    them at random would be inventing calls. Dice may be rolled by the referee."""
+    physical = not controller_for(game_id).virtual_chance
+    if asked == "virtual" and physical:
+        raise UserError(f"--dice virtual: {game_id}'s outcomes happen on the table and the players "
+                        "type them (the referee never invents a call); leave --dice out")
+    return asked or ("typed" if physical else "virtual")
 
 
 def run(args) -> int:
@@ -38,10 +64,11 @@ def run(args) -> int:
             players = args.players.split(",") if args.players else list(cls.default_players)
         game = game_class(gid)(options)
         seats = [Seat(p.strip()) for p in players]
-        for i, s in enumerate(seats):
-            if s.name in args.bot or str(i + 1) in args.bot:
-                s.bot = RandomBot(None if seed is None else seed + i + 1)
-        tg = TerminalGame(game, seats, dice=args.dice, seed=seed, save=args.save or args.resume)
+        for i in bot_seats([s.name for s in seats], args.bot):
+            seats[i].bot = RandomBot(None if seed is None else seed + i + 1)
+        tg = TerminalGame(game, seats, dice=dice_mode(gid, args.dice), seed=seed,
+                          save=args.save or args.resume,
+                          clear=clear_screen if sys.stdout.isatty() else None)
         if record:
             tg.resume(record)
     except (OptionError, IllegalAction, ValueError, RecordError) as exc:

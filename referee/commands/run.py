@@ -14,6 +14,7 @@ from gpiozero.exc import GPIOZeroError
 from luma.core.error import Error as LumaError
 
 from device.camera import CameraError
+from device.displays import window_problem
 from device.events import InputEvent
 from device.keyboard import HELP, KeyboardInput
 from device.script import ScriptError, parse_script, post_all
@@ -25,7 +26,7 @@ from referee.journal import JournalError, open_for_table
 from referee.screens import mover_text
 from referee.session import Session
 from referee.table import SIM_OUTPUTS, wire_config, wire_sim
-from referee.terminal import parse_option_pairs
+from referee.terminal import BOT_HELP, OPTION_HELP, bot_seats, parse_option_pairs
 from referee.timers import ChessClock, ClockTicker, Ticker, chess_clock_seconds, game_timers
 
 
@@ -36,12 +37,11 @@ def register(sub) -> None:
     where.add_argument("--sim", action="store_true", help="keyboard in, emulated displays out")
     p.add_argument("--game", help=f"the game ({', '.join(game_ids())}); default: the config's table.game")
     p.add_argument("--players", help="--sim: comma-separated seat names (default: the game's own)")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     p.add_argument("--dice", choices=["virtual", "panel", "camera"],
                    help="who rolls (default: virtual, or the config's; camera needs the config's [camera])")
     p.add_argument("--seed", type=int, help="seed for the virtual dice and bots")
-    p.add_argument("--bot", action="append", default=[], metavar="SEAT",
-                   help="the referee plays this seat (name or 1-based number); repeatable")
+    p.add_argument("--bot", action="append", default=[], metavar="SEAT", help=BOT_HELP)
     p.add_argument("--journal", help="the journal file (default: the config's, or tabletop-journal.sqlite)")
     p.add_argument("--new", action="store_true", help="abandon an unfinished game and start afresh")
     p.add_argument("--out", default="tabletop-sim", help="--sim: where the emulated displays write")
@@ -57,6 +57,8 @@ def run(args) -> int:
         scripted = parse_script(args.script or "")
     except ScriptError as exc:
         raise UserError(f"--script: {exc}") from None
+    if args.sim and args.output == "window" and (why := window_problem()):
+        raise UserError(f"--output window: {why}; --output gif or png writes the displays to files")
     config = None
     if args.config:
         try:
@@ -73,7 +75,7 @@ def run(args) -> int:
         players = (config.seat_names if config else
                    args.players.split(",") if args.players else list(cls.default_players))
         players = [p.strip() for p in players]
-        bots = {i for i, p in enumerate(players) if p in args.bot or str(i + 1) in args.bot}
+        bots = bot_seats(players, args.bot)
         dice = args.dice or (config.dice if config else "virtual")
         seed = args.seed if args.seed is not None else (config.seed if config else None)
         journal = open_for_table(journal_path)

@@ -16,17 +16,17 @@ from pathlib import Path
 from engines.core import OptionError
 from engines.core.registry import load
 from referee.cli import UserError
-from referee.terminal import parse_option_pairs
+from referee.terminal import OPTION_HELP, parse_option_pairs
 
 SIMULATED = ["rollerball-ii"]
 
 
 def register(sub) -> None:
     p = sub.add_parser("sim", help="simulate whole matches and print season totals")
-    p.add_argument("game", choices=SIMULATED)
+    p.add_argument("game", choices=SIMULATED, help="the game to simulate")
     p.add_argument("--matches", type=int, default=10, help="how many matches (default 10)")
     p.add_argument("--seed", type=int, default=0, help="seed of the referee's dice and cards")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP)
     p.add_argument("--players", default="home,visitors", help="the two team names, home first")
     p.add_argument("--fresh", action="store_true",
                    help="start every match with full rosters (no injuries carried over), so the "
