@@ -149,6 +149,8 @@ class Session:
             v.announcement = ""
         for e in events:
             v.last_event = event_words(before, action, e)
+            if e.kind == "foul" and v.call.by:  # who reported it, on the banner too
+                v.last_event += f" (by {v.call.by})"
             if e.kind in ANNOUNCE:
                 v.announcement = v.last_event
         if new.is_over and new.result:

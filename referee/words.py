@@ -117,9 +117,9 @@ def call(before: State, action: Action, source: str = "dice", seat: int | None =
 
 def event_words(before: State, action: Action, event: Event) -> str:
     """An event as the table is told it: the engine's sentence, except that a Rocca foul is
-    said as the call that caused it ("Ada touched a gate stone: foul, turn over")."""
+    said as the call that caused it ("Ada touched a gate stone: foul")."""
     if event.kind == "foul" and isinstance(action, Foul):
-        return f"{before.players[before.current]} {foul_words(action)}: foul, turn over"
+        return f"{before.players[before.current]} {foul_words(action)}: foul"
     return event.text
 
 
