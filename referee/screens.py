@@ -69,8 +69,9 @@ def short_names(names: Sequence[str], width: int) -> list[str]:
 
 
 def score_rows(pairs: Sequence[tuple[str, str]], cols: int) -> list[str]:
-    """The score as few lines as possible: "north 2 south 0" when it fits on one, else a table
-    of cells "Name  6" (as many to a line as keep a name at least 3 letters long)."""
+    """The score on as few lines as possible: "north 2 south 0" when it fits on one, else a
+    table of cells "Name  6" on at most two lines if names keep 3 letters there (the longest
+    names such a table allows), else three lines or one cell a line."""
     if not pairs:
         return []
     line = " ".join(f"{p} {v}" for p, v in pairs)
@@ -78,12 +79,17 @@ def score_rows(pairs: Sequence[tuple[str, str]], cols: int) -> list[str]:
         return [line]
     n, value_w = len(pairs), max(len(v) for _, v in pairs)
     longest = max(len(p) for p, _ in pairs)
-    for per_row in sorted({n, -(-n // 2), -(-n // 3), 1}, reverse=True):
-        cell = (cols + 1) // per_row - 1
-        name_w = min(cell - 1 - value_w, longest)
-        if name_w >= min(longest, 3) or per_row == 1:
-            break
-    names = short_names([p for p, _ in pairs], max(name_w, 1))
+
+    def name_room(per_row: int) -> int:
+        return min((cols + 1) // per_row - 2 - value_w, longest)
+
+    two_lines = [k for k in range(n, (n + 1) // 2 - 1, -1) if name_room(k) >= min(longest, 3)]
+    if two_lines:  # at most two lines: the longest names, then the most to a line
+        per_row = max(two_lines, key=lambda k: (name_room(k), k))
+    else:
+        per_row = next((k for k in ((n + 2) // 3, 1) if name_room(k) >= min(longest, 3)), 1)
+    name_w = max(name_room(per_row), 1)
+    names = short_names([p for p, _ in pairs], name_w)
     cells = [f"{name:<{name_w}} {v:>{value_w}}" for name, (_, v) in zip(names, pairs, strict=True)]
     return [" ".join(cells[i:i + per_row])[:cols] for i in range(0, n, per_row)]
 
@@ -103,6 +109,8 @@ def pages(head: str, tag: str, pinned: list[str], body: list[str], lit: int, col
     the ``pinned`` lines, then ``body`` split over pages of the rows left; the last ``lit``
     body lines are a banner. With several pages each first line also carries "n/N"."""
     def top(page_tag: str) -> list[str]:
+        if len(head) + len(page_tag) + len(tag) + 2 > cols:
+            page_tag = ""  # no room beside the head: the pages go unmarked
         right = " ".join(t for t in (page_tag, tag) if t)
         return tagged(head, right, cols) + [p for line in pinned for p in wrap(line, cols)]
 

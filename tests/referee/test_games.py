@@ -36,15 +36,15 @@ def test_rocketball_cursor_walks_the_board_and_ok_lists_that_squares_moves(tmp_p
     mover = s.state.to_move
     s.controller.cursor = (0, 1)
     press(s, "right", "right", "up")
-    assert text(displays, mover, 90)[2].startswith("at c2: ")
+    assert text(displays, mover, 90)[1].startswith("at c2: ")
     here = [a.notation() for a in s.controller._here()]
     assert here and all(" c2" in n for n in here)
     press(s, "ok")
-    assert text(displays, mover, 90)[2] == f">{here[0]}"
+    assert text(displays, mover, 90)[1] == f">{here[0]}"
     press(s, "down")
-    assert text(displays, mover, 90)[2] == f">{here[1 % len(here)]}"
+    assert text(displays, mover, 90)[1] == f">{here[1 % len(here)]}"
     press(s, "back")  # back to the board, nothing done
-    assert text(displays, mover, 90)[2].startswith("at c2: ")
+    assert text(displays, mover, 90)[1].startswith("at c2: ")
     press(s, "ok", "ok")
     assert here[0] in [e.notation for e in s.journal.actions(s.row.id)]
 

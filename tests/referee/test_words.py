@@ -52,7 +52,7 @@ def test_six_scores_fit_the_table_display_with_names_shortened_apart(tmp_path):
 def test_four_scores_that_overflow_a_line_become_a_table_that_shows_the_fourth():
     """The game night's "Ada 6 Ben 6 Cleo 6 De": the fourth score is shown, on a second line."""
     four = [("Ada", "6"), ("Ben", "6"), ("Cleo", "6"), ("Dev", "6")]
-    assert score_rows(four, 21) == ["Ada  6 Ben  6", "Cleo 6 Dev  6"]
+    assert score_rows(four, 21) == ["Ada  6 Ben  6 Cleo 6", "Dev  6"]
     assert score_rows(four, 42) == ["Ada 6 Ben 6 Cleo 6 Dev 6"]  # a 256-wide display: one line
 
 
