@@ -160,7 +160,7 @@ def seat_pages(view: View, seat: int, cols: int = 21, height: int = 6) -> list[P
     st = view.state
     names = short_names(st.players, max(cols // 2, 3))
     mine = st.to_move == seat and not st.is_over
-    head = f"{names[seat]}: " + ("your go" if mine else turn_words(st, view.entering, names))
+    head = f"{names[seat]}: " + ("your go" if mine else turn_words(st, view.entering, names, seat))
     acting = mine or st.is_chance and view.entering and view.selection  # anyone may enter it
     pinned = _urgent(view, seat) + ([s.strip() for s in view.selection if s.strip()] if acting else [])
     body = score_rows(scores(st), cols)

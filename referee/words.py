@@ -123,10 +123,12 @@ def event_words(before: State, action: Action, event: Event) -> str:
     return event.text
 
 
-def turn_words(state: State, entering: bool, names: Sequence[str] | None = None) -> str:
+def turn_words(state: State, entering: bool, names: Sequence[str] | None = None,
+               reader: int | None = None) -> str:
     """Whose turn it is, or what the table must enter now: "Ada to move", "Ada's shot" (to
     call), "enter the roll"; "rolling" when the referee rolls (nobody is asked anything).
-    ``names`` are the players as the display writes them (shortened), in seat order."""
+    ``names`` are the players as the display writes them (shortened), in seat order; the seat
+    ``reader`` reads its own shot as "your shot"."""
     names = names or state.players
     if state.is_over:
         return "game over"
@@ -137,7 +139,7 @@ def turn_words(state: State, entering: bool, names: Sequence[str] | None = None)
     phase, current = getattr(state, "phase", ""), getattr(state, "current", None)
     name = names[current] if isinstance(current, int) else ""
     if phase in ("drop", "shot", "clear"):  # the controller's lines say what to enter
-        return f"{name}'s {phase}"
+        return f"your {phase}" if current == reader else f"{name}'s {phase}"
     first = state.chance_outcomes()[0][0].notation().split()[0]
     return "enter the card" if first in ("draw", "fac") else "enter the roll"
 

@@ -91,7 +91,7 @@ def test_rocca_yes_reports_a_clean_shot_and_no_lists_the_fouls(rocca):
     assert text(displays, 0)[2].startswith(">foul")
     press(s, "ok", seat="ana")
     assert s.history[-1][1].notation().startswith("foul")
-    assert text(displays, 1)[0].startswith("ben: ben's drop")  # ben's turn starts with his drop
+    assert text(displays, 1)[0].startswith("ben: your drop")  # ben's turn starts with his drop
     foul = s.history[-1][1]
     assert foul.notation() == "foul off_board:1"  # the first foul listed
     assert " ".join(text(displays, 1)).endswith("ana 1 stone off the board: foul")  # her own word

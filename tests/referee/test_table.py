@@ -79,7 +79,7 @@ def test_rocca_drop_and_shot_reported_on_the_configured_panels(table):
     """Rocca, "Starting a turn" / "Shooting through a gate": the turn opens with the drop, then
     the shooter's panel shoots and anyone at the table may report the clean pass."""
     factory, events, session, wiring, _ = table
-    assert screen(wiring, 0)[0] == "ana: ana's drop"
+    assert screen(wiring, 0)[0] == "ana: your drop"
     press(factory, events, session, 20)      # ana presses 2: two pieces splashed
     assert session.history[-1][1].notation().endswith("/2")
     assert screen(wiring, 0)[0].startswith("ana: your go")
