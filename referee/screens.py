@@ -114,14 +114,12 @@ def pages(head: str, tag: str, pinned: list[str], body: list[str], lit: int, col
         right = " ".join(t for t in (page_tag, tag) if t)
         return tagged(head, right, cols) + [p for line in pinned for p in wrap(line, cols)]
 
-    fixed = top("")
+    fixed = top("")  # as many lines with a page number: it goes only where the head leaves room
     room = height - len(fixed)
     if len(body) <= room:
         return [(fixed + body, min(lit, len(body)))]
-    fixed = top("1/9")
-    if len(fixed) >= height:  # the pinned part alone is a screenful: page everything, unmarked
-        fixed, body, lit = [], top("") + body, lit
-    room = height - len(fixed)
+    if room <= 0:  # the pinned part alone is a screenful: page everything, unmarked
+        fixed, body, room = [], fixed + body, height
     chunks = [body[i:i + room] for i in range(0, len(body), room)]
     first_lit = len(body) - lit
     out: list[Page] = []
