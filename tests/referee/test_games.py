@@ -85,10 +85,10 @@ def test_rocca_yes_reports_a_clean_shot_and_no_lists_the_fouls(rocca):
     press(s, "yes")                    # the drop: nothing splashed
     press(s, "ok", seat="ana")         # shoot
     assert s.state.is_chance
-    assert text(displays, 0)[1:3] == ["yes=clean no=foul", ">pass"]
+    assert text(displays, 0)[1:3] == ["yes=clean no=foul", ">through the gate"]
     press(s, "no", seat="ana")
     assert text(displays, 0)[1] == "which foul? ok=this"
-    assert text(displays, 0)[2].startswith(">foul")
+    assert " ".join(text(displays, 0)[2:4]) == ">1 stone off the board: foul"  # words, no id
     press(s, "ok", seat="ana")
     assert s.history[-1][1].notation().startswith("foul")
     assert text(displays, 1)[0].startswith("ben: your drop")  # ben's turn starts with his drop
