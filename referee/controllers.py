@@ -17,8 +17,10 @@ import re
 from dataclasses import dataclass
 
 from engines.core.state import Action, State
+from engines.rocca.actions import Drop
 
 from .dice import outcome_for_digits, outcome_for_number
+from .words import action_words
 
 ARROWS = ("up", "down", "left", "right")
 
@@ -232,7 +234,9 @@ class RoccaController(ListController):
             hint = "which foul? ok=this"
         else:
             hint = "yes=clean no=foul"
-        return [hint, f">{self.selected.notation()}"]
+        chosen = self.selected
+        told = f"{chosen.splashed} fell off" if isinstance(chosen, Drop) else action_words(state, chosen)
+        return [hint, f">{told}"]  # a foul in words, not its id
 
     def digit(self, d: str, state: State) -> Intent:
         return self.number(int(d), state)  # a splash count is one digit

@@ -442,6 +442,8 @@ class Night:
                 try:
                     ev = events.get(timeout=self.notifier.wait_seconds or 1.0)
                 except queue.Empty:
+                    if self.session is not None:
+                        self.session.turn_page()
                     continue
                 if not self.handle(ev):
                     break

@@ -1,15 +1,20 @@
-"""What each display says: a seat's screen and the table's, as lines of the 6x10 grid.
+"""What each display says: a seat's screen and the table's, laid out on the 6x10 text grid.
 
 Screens are built as text first and drawn second, so what a player reads is one function of
 the session's state (and the tests read it back from the image with ``device.font.read_lines``).
-A 128x64 OLED holds 6 lines of 21 characters.
+A 128x64 OLED holds 6 lines of 21 characters, a 128x32 one 3 lines, a 256x64 one 6 lines of 42.
+
+The layout never cuts a sentence: a screen is a few pinned lines (whose turn, the seat's
+selection) and a body (the score table, then the last call or a banner) wrapped at spaces; a
+body longer than the room left is split into pages that turn by themselves (``View.page``, turned
+by the session), each page marked "1/2" on its first line. Names are shortened the same way on
+every line of a display (``short_names``), so a score table of six seats fits 21 characters.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from luma.core.render import canvas
 from PIL import ImageDraw
@@ -17,10 +22,11 @@ from PIL import ImageDraw
 from device.font import draw_line, rows, wrap
 from engines.core.state import State
 
-SCORE_KEYS = ("score", "scores", "points", "bowls", "victory")
-"""State fields shown as the score, when a game's state has one of them (first found): a number
-per player, or a collection per player (Rollerball's victory cards), shown as its size. A state
-with a ``goals(player)`` method (Rollerball II, whose ``score`` is per period) is asked instead."""
+from .words import Call, scores, turn_words
+from .words import score_text as score_text
+
+Page = tuple[list[str], int]
+"""A screenful: its lines and how many of the last ones are lit as a banner."""
 
 
 @dataclass
@@ -29,10 +35,8 @@ class View:
 
     title: str
     state: State
-    last_action: str = ""
-    last_actor: str = ""
-    roll: str = ""
-    """The last chance outcome in notation ("roll 4", "drop 5/1"), shown as it is."""
+    call: Call | None = None
+    """The last accepted action, in words, with who called it."""
     last_event: str = ""
     announcement: str = ""
     refusals: dict[int | None, str] = field(default_factory=dict)
@@ -43,91 +47,158 @@ class View:
     clock_running: int | None = None
     panels_down: dict[str, str] = field(default_factory=dict)
     """Seat name -> "lost" or "silent" for each serial panel not heard now."""
-
-
-def score_text(state: State) -> str:
-    """The score as 'north 2 south 0', from the state's first score-like field; '' if none."""
-    goals = getattr(state, "goals", None)
-    if callable(goals):
-        return " ".join(f"{p} {goals(i)}" for i, p in enumerate(state.players))
-    for key in SCORE_KEYS:
-        value: Any = getattr(state, key, None)
-        if isinstance(value, tuple | list) and len(value) == len(state.players):
-            return " ".join(f"{p} {len(v) if isinstance(v, tuple | list) else v}"
-                            for p, v in zip(state.players, value, strict=True))
-        if isinstance(value, dict):
-            return " ".join(f"{k} {v}" for k, v in value.items())
-    return ""
+    entering: bool = True
+    """Whether a person enters the chance outcome now (False: the referee rolls it)."""
+    page: int = 0
+    """Which page of a long screen is shown; the session turns it while nothing happens."""
 
 
 def mover_text(state: State) -> str:
-    if state.is_over:
-        return "game over"
-    if state.is_chance:
-        return "enter outcome"
-    return f"{state.players[state.to_move]} to move"
+    """Whose turn, for a line outside the OLEDs (the terminal on resume, the big screen)."""
+    return turn_words(state, entering=True)
 
 
-def with_clock(text: str, clock: str | None, width_chars: int) -> str:
-    """``text`` with a chess clock's time at the right edge of the line."""
-    if not clock:
-        return text
-    room = width_chars - len(clock) - 1
-    return f"{text[:room]:<{room}} {clock}"
+def short_names(names: Sequence[str], width: int) -> list[str]:
+    """``names`` cut to ``width`` characters, kept apart: two names with the same start end in
+    their seat number instead ("Alex", "Alfi" -> "Al1", "Al2" at width 3)."""
+    cut = [n[:width] for n in names]
+    if len(set(cut)) == len(cut):
+        return cut
+    return [c if cut.count(c) == 1 else f"{n[:width - len(str(i + 1))]}{i + 1}"
+            for i, (n, c) in enumerate(zip(names, cut, strict=True))]
 
 
-def seat_lines(view: View, seat: int, width_chars: int = 21, height_rows: int = 6) -> tuple[list[str], int]:
-    """A seat's screen: its name and whose turn, the score or roll, its selection when it is
-    to move, then a refusal, a proposal, an announcement, its own hidden cards when it is to
-    move, or the last event.
-    Returns the lines and how many of the last lines are inverted (an announcement)."""
-    st = view.state
-    name = st.players[seat]
-    mine = st.to_move == seat and not st.is_over
-    head = f"{name}: your go" if mine else f"{name}: {mover_text(st)}"
-    lines = [with_clock(head, view.clocks.get(seat), width_chars), score_text(st) or view.roll]
-    if mine or st.is_chance and view.selection:  # anyone may enter an outcome
-        lines += view.selection or ["", ""]
+def score_rows(pairs: Sequence[tuple[str, str]], cols: int) -> list[str]:
+    """The score on as few lines as possible: "north 2 south 0" when it fits on one, else a
+    table of cells "Name  6" on at most two lines if names keep 3 letters there (the longest
+    names such a table allows), else three lines or one cell a line."""
+    if not pairs:
+        return []
+    line = " ".join(f"{p} {v}" for p, v in pairs)
+    if len(line) <= cols:
+        return [line]
+    n, value_w = len(pairs), max(len(v) for _, v in pairs)
+    longest = max(len(p) for p, _ in pairs)
+
+    def name_room(per_row: int) -> int:
+        return min((cols + 1) // per_row - 2 - value_w, longest)
+
+    two_lines = [k for k in range(n, (n + 1) // 2 - 1, -1) if name_room(k) >= min(longest, 3)]
+    if two_lines:  # at most two lines: the longest names, then the most to a line
+        per_row = max(two_lines, key=lambda k: (name_room(k), k))
     else:
-        lines += [f"{view.last_actor}: {view.last_action}" if view.last_action else "", ""]
-    inverted = 0
-    tail_rows = height_rows - len(lines)
+        per_row = next((k for k in ((n + 2) // 3, 1) if name_room(k) >= min(longest, 3)), 1)
+    name_w = max(name_room(per_row), 1)
+    names = short_names([p for p, _ in pairs], name_w)
+    cells = [f"{name:<{name_w}} {v:>{value_w}}" for name, (_, v) in zip(names, pairs, strict=True)]
+    return [" ".join(cells[i:i + per_row])[:cols] for i in range(0, n, per_row)]
+
+
+def tagged(text: str, tag: str, cols: int) -> list[str]:
+    """``text`` wrapped, with ``tag`` (a clock, a page number) at the right of its first line."""
+    if not tag:
+        return wrap(text, cols)
+    lines = wrap(text, cols - len(tag) - 1)
+    lines[0] = f"{lines[0]:<{cols - len(tag)}}{tag}"
+    return lines
+
+
+def pages(head: str, tag: str, pinned: list[str], body: list[str], lit: int, cols: int,
+          height: int) -> list[Page]:
+    """Lay a screen out: ``head`` wrapped with ``tag`` (a clock) at the right of its first line,
+    the ``pinned`` lines, then ``body`` split over pages of the rows left; the last ``lit``
+    body lines are a banner. With several pages each first line also carries "n/N"."""
+    def top(page_tag: str) -> list[str]:
+        if len(head) + len(page_tag) + len(tag) + 2 > cols:
+            page_tag = ""  # no room beside the head: the pages go unmarked
+        right = " ".join(t for t in (page_tag, tag) if t)
+        return tagged(head, right, cols) + [p for line in pinned for p in wrap(line, cols)]
+
+    fixed = top("")  # as many lines with a page number: it goes only where the head leaves room
+    room = height - len(fixed)
+    if len(body) <= room:
+        return [(fixed + body, min(lit, len(body)))]
+    if room <= 0:  # the pinned part alone is a screenful: page everything, unmarked
+        fixed, body, room = [], fixed + body, height
+    chunks = [body[i:i + room] for i in range(0, len(body), room)]
+    first_lit = len(body) - lit
+    out: list[Page] = []
+    for k, chunk in enumerate(chunks):
+        lit_here = sum(1 for i in range(k * room, k * room + len(chunk)) if i >= first_lit)
+        out.append(((top(f"{k + 1}/{len(chunks)}") if fixed else []) + chunk, lit_here))
+    return out
+
+
+def _urgent(view: View, seat: int | None) -> list[str]:
+    """What a display must show whatever the page: a refusal to this seat (None: the table's)
+    or the camera's verdict waiting for a yes or an overrule."""
     if seat in view.refusals:
-        tail = wrap("no: " + view.refusals[seat], width_chars)
-    elif view.proposal:
-        tail = wrap(f"judge: {view.proposal}? yes/no", width_chars)
-    elif view.announcement:
-        tail = wrap(view.announcement, width_chars)
-        inverted = min(tail_rows, len(tail))
-    elif mine and (secret := st.private_text(seat)):  # the seat's own display: its hand
-        tail = wrap(secret, width_chars)
-    else:
-        tail = wrap(view.last_event, width_chars)
-    return lines + tail[:tail_rows], inverted
+        return ["no: " + view.refusals[seat]]
+    if view.proposal:
+        return ["camera says: " + view.proposal + ("? yes/no" if seat is not None else "?")]
+    return []
 
 
-def table_lines(view: View, width_chars: int = 21, height_rows: int = 6) -> tuple[list[str], int]:
-    """The table's screen: the game, whose turn, the roll, the score, the last action and event."""
+def _message(view: View, cols: int) -> tuple[list[str], int]:
+    """The body's last part: a banner, or the last call and event; with how many of its lines
+    are a banner."""
+    if view.announcement:
+        banner = wrap(view.announcement, cols)
+        return banner, len(banner)
+    lines = wrap(view.call.line(), cols) if view.call else []
+    if view.last_event:
+        lines += wrap(view.last_event, cols)
+    return lines, 0
+
+
+def seat_pages(view: View, seat: int, cols: int = 21, height: int = 6) -> list[Page]:
+    """A seat's screen: its name and whose turn (or what to enter), a refusal or the camera's
+    verdict, its selection when it is to act; then the score and a banner, its own hidden
+    cards when it is to move, or the last call."""
     st = view.state
-    running = view.clocks.get(view.clock_running) if view.clock_running is not None else None
-    lines = [view.title, with_clock(mover_text(st), running, width_chars), view.roll, score_text(st)]
+    names = short_names(st.players, max(cols // 2, 3))
+    mine = st.to_move == seat and not st.is_over
+    head = f"{names[seat]}: " + ("your go" if mine else turn_words(st, view.entering, names, seat))
+    acting = mine or st.is_chance and view.entering and view.selection  # anyone may enter it
+    pinned = _urgent(view, seat) + ([s.strip() for s in view.selection if s.strip()] if acting else [])
+    body = score_rows(scores(st), cols)
+    message, lit = _message(view, cols)
+    if not lit and mine and (secret := st.private_text(seat)):  # the seat's own display: its hand
+        message = wrap(secret, cols)
+    return pages(head, view.clocks.get(seat, ""), pinned, body + message, lit, cols, height)
+
+
+def table_pages(view: View, cols: int = 21, height: int = 6) -> list[Page]:
+    """The table's screen: the game and whose turn, a refusal or the camera's verdict, the
+    score, then the result, panels not heard, a banner, or the last call and event."""
+    st = view.state
+    names = short_names(st.players, max(cols // 2, 3))
+    running = view.clocks.get(view.clock_running, "") if view.clock_running is not None else ""
+    head = turn_words(st, view.entering, names)
+    body = score_rows(scores(st), cols)
     if st.is_over and st.result:
-        tail = wrap(st.result.text, width_chars)
-        inverted = 0
-    elif None in view.refusals:  # refused while no one in particular was to move
-        tail, inverted = wrap("no: " + view.refusals[None], width_chars), 0
-    elif view.proposal:
-        tail, inverted = wrap(f"judge: {view.proposal}?", width_chars), 0
+        message, lit = wrap(st.result.text, cols), 0
     elif view.panels_down and not view.announcement:
         down = ", ".join(f"{seat} {why}" for seat, why in view.panels_down.items())
-        tail, inverted = wrap(f"panel {down}", width_chars), 0
-    elif view.announcement:
-        tail = wrap(view.announcement, width_chars)
-        inverted = min(height_rows - len(lines), len(tail))
+        message, lit = wrap(f"panel {down}", cols), 0
     else:
-        last = f"{view.last_actor}: {view.last_action}" if view.last_action else ""
-        tail, inverted = [last, *wrap(view.last_event, width_chars)], 0
-    return (lines + tail)[:height_rows], inverted
+        message, lit = _message(view, cols)
+    turn = tagged(head, running, cols)
+    return pages(view.title, "", [*turn, *_urgent(view, None)], body + message, lit, cols, height)
+
+
+def page_of(all_pages: list[Page], page: int) -> Page:
+    return all_pages[page % len(all_pages)]
+
+
+def seat_lines(view: View, seat: int, cols: int = 21, height: int = 6) -> Page:
+    """The page of a seat's screen shown now."""
+    return page_of(seat_pages(view, seat, cols, height), view.page)
+
+
+def table_lines(view: View, cols: int = 21, height: int = 6) -> Page:
+    """The page of the table's screen shown now."""
+    return page_of(table_pages(view, cols, height), view.page)
 
 
 def draw(device, lines: list[str], inverted: int = 0, text_width: int | None = None,

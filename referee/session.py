@@ -28,6 +28,7 @@ The events the loop understands (``device.events.InputEvent``):
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
@@ -41,14 +42,17 @@ from .boards import PICTURES
 from .controllers import ARROWS, ListController, controller_for
 from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal, JournalError
-from .screens import View, draw, seat_lines, table_lines
+from .screens import View, draw, seat_pages, table_pages
 from .timers import ChessClock, clock_seat, clock_text
+from .words import call, event_words
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
     "collision", "game_over", "eliminated", "reverse", "over", "timeout",
 })
 """Event kinds shown as a banner on every display, with the buzzer."""
+PAGE_SECONDS = 3.0
+"""How long a page of a screen too long for its display stays before the next one."""
 
 
 @dataclass
@@ -91,6 +95,8 @@ class Session:
         self.history: list[tuple[State, Action]] = []
         self.view = View(self.game.title, self.state)
         self.pending: Action | None = None
+        self.paged = False  # whether some display's screen has several pages now
+        self.drawn_at = 0.0
         self._lit: dict[int, str] = {}  # the turn LED mode last sent to each seat's panels
         self.clock_spent = [0.0] * len(row.players)
         """Chess-clock time each seat used in the replayed part of the game (by journal times)."""
@@ -130,39 +136,37 @@ class Session:
 
     # --- applying actions -------------------------------------------------------------------
 
-    def _advance_state(self, action: Action, outcome: tuple[State, list[Event]] | None = None) -> list[Event]:
+    def _advance_state(self, action: Action, outcome: tuple[State, list[Event]] | None = None,
+                       source: str = "dice", seat: int | None = None) -> list[Event]:
+        """``source`` and ``seat`` say who gave a chance outcome (see ``referee.words.caller``)."""
         before = self.state
         new, events = outcome or before.apply(action)
         self.history.append((before, action))
         self.state = new
-        if action in before.external_actions():
-            actor = "timer"
-        elif before.is_chance:
-            actor = "chance"
-        else:
-            actor = before.players[before.to_move]
         v = self.view
-        told = before.announce(action)  # a secret bid or a card drawn into a hand stays hidden
-        v.state, v.last_action, v.last_actor = new, told, actor
-        if before.is_chance:
-            v.roll = told
+        v.state, v.call, v.page = new, call(before, action, source, seat), 0
         if not before.is_chance:  # a banner stays over the referee's roll that follows it
             v.announcement = ""
         for e in events:
-            v.last_event = e.text
+            v.last_event = event_words(before, action, e)
+            if e.kind == "foul" and v.call.by:  # who reported it, on the banner too
+                v.last_event += f" (by {v.call.by})"
             if e.kind in ANNOUNCE:
-                v.announcement = e.text
+                v.announcement = v.last_event
         if new.is_over and new.result:
             v.announcement = new.result.text
         return events
 
-    def accept(self, action: Action) -> list[Event]:
-        """Apply, journal, then show. Raises IllegalAction (and changes nothing) if refused."""
-        chance = self.state.is_chance
+    def accept(self, action: Action, source: str = "dice", seat: int | None = None) -> list[Event]:
+        """Apply, journal, then show. Raises IllegalAction (and changes nothing) if refused.
+        A chance outcome came from ``source``: the referee's "dice", the "camera", or a "player"
+        (at ``seat``, None for a keyboard that is no seat's)."""
+        before = self.state
+        chance = before.is_chance
         external = action in self.state.external_actions()  # a timer rang
         outcome = self.state.apply(action)  # the engine's check, before anything is written
         self.seq = self.journal.append(self.row.id, action.notation(), chance) + 1
-        events = self._advance_state(action, outcome)
+        events = self._advance_state(action, outcome, source, seat)
         if self.state.is_over:
             self.journal.finish(self.row.id, self.state.result.text if self.state.result else "over")
         self.pending = None
@@ -170,9 +174,9 @@ class Session:
         self.view.refusals.clear()
         self.controller.reset(self.state)
         self._sync_selection()
-        self.echo(f"{self.view.last_actor}: {self.view.last_action}")
+        self.echo(self.view.call.line())
         for e in events:
-            self.echo(f"  * {e.text}")
+            self.echo(f"  * {event_words(before, action, e)}")
         self.redraw()
         if self.view.announcement and self.table.buzzer:
             self.table.buzzer.sound("timer" if external else "announce")
@@ -196,7 +200,7 @@ class Session:
         self.history.pop()
         self.state = before
         v = self.view
-        v.state = before
+        v.state, v.page = before, 0
         v.last_event = f"{before.players[before.to_move]} took back {told}"
         v.announcement = ""
         v.refusals.clear()
@@ -260,7 +264,8 @@ class Session:
                 self.redraw()
         elif ev.kind == "dice":
             if isinstance(ev.value, int) and not isinstance(ev.value, bool):
-                self._apply_intent(self.controller.number(ev.value, self.state), seat)
+                source = "camera" if ev.source == "camera" else "player"
+                self._apply_intent(self.controller.number(ev.value, self.state), seat, source)
             else:
                 self.refuse(seat, f"a die reading must be a number, not {ev.value!r}")
         elif ev.kind == "notice":
@@ -282,10 +287,11 @@ class Session:
         st = self.state
         if self.pending is not None:
             if key in ("yes", "ok"):
-                self._try(self.pending, seat)
+                self._try(self.pending, seat, "camera")
             elif key in ("no", "back"):
-                self.echo(f"  * the judge's call '{self.pending.notation()}' was overruled")
-                self.view.last_event = f"judge overruled: {self.pending.notation()}"
+                told = call(self.state, self.pending, "camera").text
+                self.view.last_event = f"camera overruled: {told}"
+                self.echo(f"  * {self.view.last_event}")
                 self.pending, self.view.proposal = None, ""
                 self.redraw()
             return
@@ -297,11 +303,11 @@ class Session:
             self.refuse(seat, f"it is {st.players[st.to_move]}'s turn")
             return
         self.view.refusals.pop(seat, None)
-        self._apply_intent(self.controller.on_key(key, st), seat)
+        self._apply_intent(self.controller.on_key(key, st), seat, "player")
 
-    def _apply_intent(self, intent, seat: int | None) -> None:
+    def _apply_intent(self, intent, seat: int | None, source: str) -> None:
         if intent.kind == "apply":
-            self._try(intent.action, seat)
+            self._try(intent.action, seat, source)
         elif intent.kind == "undo":
             self.undo(seat)
         elif intent.kind == "refuse":
@@ -311,9 +317,9 @@ class Session:
             self.echo("  [" + " | ".join(line.strip() for line in self.view.selection) + "]")
             self.redraw()
 
-    def _try(self, action: Action, seat: int | None) -> None:
+    def _try(self, action: Action, seat: int | None, source: str = "player") -> None:
         try:
-            self.accept(action)
+            self.accept(action, source, seat)
         except IllegalAction as exc:
             self.refuse(seat if seat is not None else self.state.to_move, str(exc))
 
@@ -351,7 +357,7 @@ class Session:
         """A timer rang: apply its action if the game lists it now."""
         action = self._parse(notation)
         if action is not None and action in self.state.external_actions():
-            self._try(action, None)
+            self._try(action, None, "dice")
 
     def _propose(self, notation: str) -> None:
         """A verdict from the vision judge: shown for a person to confirm (yes/ok) or overrule."""
@@ -359,19 +365,28 @@ class Session:
         if action is None:
             return
         self.pending = action
-        self.view.proposal = action.notation()
+        self.view.proposal = call(self.state, action, "camera").text
         self.redraw()
 
     # --- output -----------------------------------------------------------------------------
 
     def _sync_selection(self) -> None:
-        self.view.selection = self.controller.lines(self.state)
+        self.view.entering = self._person_enters()
+        self.view.selection = self.controller.lines(self.state) if self.view.entering or \
+            not self.state.is_chance else []
+
+    def _person_enters(self) -> bool:
+        """Whether a person enters the outcome of the chance node now (a die, a shot), rather
+        than the referee rolling it."""
+        st = self.state
+        return st.is_chance and not (self.dice == "virtual" and self.controller.virtual_chance
+                                     or self._all_bots())
 
     def turn_leds(self) -> dict[int, str]:
         """The turn LED of each seat: on for the seat to move, blinking on every seat while a
         person must enter an outcome (a die, a shot), off when the game is over."""
         st = self.state
-        entering = st.is_chance and not (self.dice == "virtual" and self.controller.virtual_chance)
+        entering = self._person_enters()
         return {seat: "blink" if entering and not st.is_over else
                 "on" if seat == st.to_move and not st.is_over else "off"
                 for seat in range(len(st.players))}
@@ -396,6 +411,7 @@ class Session:
             self.clock.run(self.view.clock_running)
             self.view.clocks = self._clock_texts()
         self._indicate()
+        self.paged, self.drawn_at = False, time.monotonic()
         picture = PICTURES.get(self.row.game)
         for seat, device in self.table.all_displays():
             extra, text_px = None, device.width
@@ -405,18 +421,29 @@ class Session:
                 cursor = getattr(self.controller, "cursor", None) if mine else None
                 extra = partial(picture.paint, state=self.state, x0=text_px + 2, cursor=cursor)
             w, h = text_px // CELL_W, device.height // CELL_H
-            if seat is None:
-                lines, inv = table_lines(self.view, w, h)
-            else:
-                lines, inv = seat_lines(self.view, seat, w, h)
+            pages = table_pages(self.view, w, h) if seat is None else seat_pages(self.view, seat, w, h)
+            self.paged = self.paged or len(pages) > 1
+            lines, inv = pages[self.view.page % len(pages)]
             draw(device, lines, inv, text_px, extra)
+
+    def turn_page(self) -> None:
+        """Show the next page of every display whose screen is longer than it (called when
+        nothing happened for ``PAGE_SECONDS`` since the last drawing)."""
+        if self.paged and time.monotonic() - self.drawn_at >= PAGE_SECONDS:
+            self.view.page += 1
+            self.redraw()
 
     def run(self, events: queue.Queue, stop_when_over: bool = True) -> State:
         """Consume ``events`` until the game ends (or a quit); returns the final state."""
         self.advance()
         self.redraw()
         while not (stop_when_over and self.state.is_over):
-            if not self.handle(events.get()):
+            try:
+                ev = events.get(timeout=PAGE_SECONDS if self.paged else None)
+            except queue.Empty:
+                self.turn_page()
+                continue
+            if not self.handle(ev):
                 break
             self.advance()
         return self.state

@@ -91,7 +91,7 @@ def test_a_player_whose_time_runs_out_is_put_out_by_the_referees_timer(clocked):
     assert [e.notation for e in s.journal.actions(s.row.id)] == ["timeout 1"]
     assert "ana's clock ran out" in " ".join(screen(displays, 2))
     assert "ana's clock ran out" in " ".join(screen(displays, None))
-    assert not s.state.active[0] and s.view.last_actor == "timer"
+    assert not s.state.active[0] and s.view.call.by == "timer"
     assert tick(s, ticker, events).kind == "tick"  # rung once; ben's clock now runs
     assert screen(displays, 1)[0].endswith(" 1:00")
     press(s, "ana", "undo")

@@ -24,7 +24,7 @@ from referee.cli import main
 from referee.journal import Journal
 from referee.rocca_clip import PREFIX, Referee, players_for
 from referee.rocca_vision import actions_for
-from referee.screens import mover_text
+from referee.screens import mover_text, seat_pages, table_pages
 from referee.session import Session
 from referee.table import wire_sim
 
@@ -180,6 +180,12 @@ def screen(displays, seat) -> str:
     return " ".join(read_lines(displays[seat][0].image))
 
 
+def every_page(session, seat) -> str:
+    """The text of every page a 128x64 display turns through (what it shows now is one)."""
+    pages = table_pages(session.view) if seat is None else seat_pages(session.view, seat)
+    return " ".join(" ".join(lines) for lines, _ in pages)
+
+
 def test_two_players_ante_two_each_so_the_clip_drop_of_four_seats_two():
     """Rocca rules "Starting a turn": two players ante two each; three or more ante one each."""
     assert players_for(4) == ["Ada", "Ben"] and len(players_for(5)) == 5
@@ -209,7 +215,7 @@ def test_an_unsure_shot_is_shown_and_entered_on_the_panel(table, monkeypatch):
 
     def redraw_and_look():
         Session.redraw(session)
-        shown.append(screen(displays, 0))  # the shooter's display
+        shown.append(every_page(session, 0))  # the shooter's display
     monkeypatch.setattr(session, "redraw", redraw_and_look)
     referee.take({**shot(21, "unsure"), "why": "the shooter was lost"})
     assert journaled(session, journal) == ["drop 4/0", "shoot", "pass"]
@@ -227,7 +233,7 @@ def test_a_call_of_a_shot_that_never_happened_is_overruled_and_changes_nothing(t
     referee.take(DROP)
     referee.take(shot(40, "foul", ["not_through"]))
     assert journaled(session, journal) == ["drop 4/0"]
-    assert session.state.phase == "choose" and "judge overruled: shoot" in screen(displays, 0)
+    assert session.state.phase == "choose" and "camera overruled: Ada: shoots" in every_page(session, 0)
     assert lines[-1] == "  gate shot: judge 'shoot, foul not_through', which never happened: overruled"
     assert referee.tally["never happened"] == 1
 
@@ -255,4 +261,4 @@ def test_a_judge_call_that_is_the_truth_is_confirmed_with_yes(table):
     Referee(session, [DROP], lines, set()).take(DROP)
     assert journaled(session, journal) == ["drop 4/0"] and lines == [
         "  drop: judge 'drop 4/0', truth 'drop 4/0': confirmed"]
-    assert "Ada drops 4 pieces: 4" in screen(displays, None)
+    assert "Ada drops 4 pieces: 4" in every_page(session, None)

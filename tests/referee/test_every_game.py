@@ -46,16 +46,16 @@ def test_stoneball_moves_on_the_board_cursor_and_a_move_out_of_turn_is_refused(t
     refused on black's own display."""
     t = SimTable(tmp_path, "stoneball", ["white", "black"])
     t.play("black:ok")
-    assert " ".join(t.screen(1)[-2:]) == "no: it is white's turn"
-    assert t.screen(0)[0] == "white: your go" and t.screen(0)[2].startswith("at ")
+    assert " ".join(t.screen(1)[1:3]).strip() == "no: it is white's turn"
+    assert t.screen(0)[0] == "white: your go" and t.screen(0)[1].startswith("at ")
     t.play("white:ok white:ok")
     (first,) = t.actions()
     assert t.screen(None)[:2] == ["Stoneball", "black to move"]
-    assert t.screen(None)[4] == f"white: {first}"
-    assert t.screen(1)[0] == "black: your go" and t.screen(1)[2].startswith("at ")
+    assert f"white: {first}" in t.screen(None)
+    assert t.screen(1)[0] == "black: your go" and t.screen(1)[1].startswith("at ")
     t.play("black:ok black:down black:ok")
     assert len(t.actions()) == 2 and t.screen(0)[0] == "white: your go"
-    assert t.screen(None)[4] == f"black: {t.actions()[1]}"
+    assert f"black: {t.actions()[1]}" in t.screen(None)
 
 
 def test_rollerball_a_bid_is_secret_and_only_the_bidder_sees_their_hand(tmp_path):
@@ -72,7 +72,7 @@ def test_rollerball_a_bid_is_secret_and_only_the_bidder_sees_their_hand(tmp_path
     assert "north: bid (secret)" in " ".join(t.screen(None))
     assert bid not in " ".join(t.screen(1) + t.screen(None))
     assert t.screen(1)[0] == "east: your go" and "east's hand:" in " ".join(t.screen(1))
-    assert t.screen(None)[3] == "north 0 east 0"  # victory points
+    assert t.screen(None)[2] == "north 0 east 0"  # victory points
 
 
 def test_rollerball_ii_outcomes_with_two_digits_are_entered_key_by_key(tmp_path):
@@ -81,19 +81,19 @@ def test_rollerball_ii_outcomes_with_two_digits_are_entered_key_by_key(tmp_path)
     t = SimTable(tmp_path, "rollerball-ii", ["home", "visitors"], dice="panel")
     assert t.session.state.is_chance
     t.press(None, "1")
-    assert t.screen(0)[2:4] == ["entered: 1_", " ok=this back=clear"]
+    assert t.screen(0)[1:3] == ["entered: 1_", "ok=this back=clear"]
     t.press(None, "back")
-    assert t.actions() == [] and t.screen(0)[2] != "entered: 1_"
+    assert t.actions() == [] and t.screen(0)[1] != "entered: 1_"
     t.play("table:1 table:2")
     assert t.actions() == ["fac 12"]
     mover = t.session.state.players[t.session.state.to_move]
-    assert t.screen(None)[1:4] == [f"{mover} to move", "fac 12", "home 0 visitors 0"]
+    assert t.screen(None)[1:4] == [f"{mover} to move", "home 0 visitors 0", "fac 12 (by a player)"]
     t.play(f"{mover}:ok table:4 table:2")  # roll, then the two dice read 4 and 2
     assert t.actions() == ["fac 12", "roll", "roll 4 2"]
-    assert t.screen(None)[2] == "roll 4 2"
+    assert "roll 4 2 (by a player)" in " ".join(t.screen(None))
     t.press(None, "6")  # the next card: 6 could still become 60
     assert t.actions()[-1] == "roll 4 2"
     t.press(None, "1")
-    assert " ".join(t.screen(None)[4:]) == "no: 61 is not a possible outcome here"
+    assert "no: 61 is not a possible outcome here" in " ".join(t.screen(None))
     t.press(None, "9")  # nothing else starts with 9: taken at once
     assert t.actions()[-1] == "fac 9"

@@ -30,28 +30,28 @@ def journal_actions(t):
 
 def test_the_seat_to_move_sees_its_choice_and_the_others_see_whose_turn(table):
     assert table.screen(0)[0] == "ann: your go"
-    assert table.screen(0)[2] == ">roll"
+    assert table.screen(0)[1] == ">roll"
     assert table.screen(1)[0] == "bob: ann to move"
-    roll = journal_actions(table)[0]  # the referee rolled the first die itself
-    assert table.screen(None)[:3] == ["Pig", "ann to move", roll]
+    roll = journal_actions(table)[0]  # the referee rolled the first die itself, and says so
+    assert table.screen(None)[:4] == ["Pig", "ann to move", "ann 0 bob 0", f"{roll} (by referee)"]
 
 
 def test_arrow_then_ok_applies_the_shown_action_journals_it_and_updates_every_display(table):
     table.press("ann", "down")
-    assert table.screen(0)[2] == ">hold"
+    assert table.screen(0)[1] == ">hold"
     table.press("ann", "ok")
     actions = journal_actions(table)
     assert "hold" in actions
     state = table.session.state
     assert table.screen(1)[0] == "bob: your go"
-    assert table.screen(None)[3] == f"ann {state.score[0]} bob 0"
+    assert table.screen(None)[2] == f"ann {state.score[0]} bob 0"
     assert state.score[0] > 0
 
 
 def test_a_key_from_the_seat_not_to_move_is_refused_with_the_reason(table):
     before = journal_actions(table)
     table.press("bob", "ok")
-    assert table.screen(1)[4] == "no: it is ann's turn"
+    assert table.screen(1)[1] == "no: it is ann's turn"
     assert journal_actions(table) == before
     assert table.buzzer.played[-1] == "refuse"
 
@@ -73,12 +73,12 @@ def test_banking_points_is_announced_inverted_on_every_display_and_buzzed(table)
 
 def test_panel_dice_a_pressed_number_is_the_roll_and_an_impossible_one_is_refused(panel_table):
     t = panel_table
-    assert t.screen(None)[1] == "enter outcome"
+    assert t.screen(None)[1] == "enter the roll"
     t.press("ann", "7")
-    assert " ".join(t.screen(0)[4:]) == "no: 7 is not a possible outcome here"
+    assert " ".join(t.screen(0)[1:3]) == "no: 7 is not a possible outcome here"
     t.press("ann", "4")
     assert journal_actions(t) == ["die 4"]
-    assert t.screen(None)[2] == "die 4"
+    assert t.screen(None)[3] == "die 4 (by ann)"  # who entered the roll, never "chance"
     assert t.screen(0)[0] == "ann: your go"
 
 
@@ -100,21 +100,21 @@ def test_holding_back_undoes_a_decision_but_never_a_revealed_roll(panel_table, f
     t.press("ann", "ok")  # roll again, then bob tries to take it back: not his move
     t.session.handle(InputEvent("script", "press", "undo", seat="bob"))
     assert journal_actions(t) == ["die 4", "roll"]
-    assert " ".join(t.screen(1)[4:]).strip() == "no: only ann can take it back"
+    assert " ".join(t.screen(1)[1:3]) == "no: only ann can take it back"
     t.session.handle(InputEvent("script", "press", "undo", seat="ann"))
     t.session.handle(InputEvent("script", "press", "undo", seat="ann"))
     assert journal_actions(t) == ["die 4"]
-    assert " ".join(t.screen(0)[4:]) == "no: die 4 is revealed; no undo"
+    assert " ".join(t.screen(0)[1:3]) == "no: die 4 is revealed; no undo"
 
 
 def test_a_judges_call_waits_for_a_person_who_can_overrule_it(panel_table):
     t = panel_table
     t.press("ann", "4")
     t.session.handle(InputEvent("camera", "proposal", value="hold"))
-    assert "judge: hold? yes/no" in " ".join(t.screen(0))
+    assert "camera says: ann: hold? yes/no" in " ".join(t.screen(0))
     t.press("bob", "back")  # overruled: nothing happens
     assert journal_actions(t) == ["die 4"]
-    assert "judge overruled: hold" in " ".join(t.screen(None))
+    assert "camera overruled: ann: hold" in " ".join(t.screen(None))
     t.session.handle(InputEvent("camera", "proposal", value="hold"))
     t.press("ann", "ok")
     assert journal_actions(t) == ["die 4", "hold"]

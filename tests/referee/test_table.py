@@ -79,13 +79,13 @@ def test_rocca_drop_and_shot_reported_on_the_configured_panels(table):
     """Rocca, "Starting a turn" / "Shooting through a gate": the turn opens with the drop, then
     the shooter's panel shoots and anyone at the table may report the clean pass."""
     factory, events, session, wiring, _ = table
-    assert screen(wiring, 0)[0] == "ana: enter outcome"
+    assert screen(wiring, 0)[0] == "ana: your drop"
     press(factory, events, session, 20)      # ana presses 2: two pieces splashed
     assert session.history[-1][1].notation().endswith("/2")
-    assert screen(wiring, 0)[0] == "ana: your go"
-    assert screen(wiring, 1)[0] == "ben: ana to move"
+    assert screen(wiring, 0)[0].startswith("ana: your go")
+    assert screen(wiring, 1)[0].startswith("ben: ana to move")
     press(factory, events, session, 8)       # ben's ok: refused, not his turn
-    assert " ".join(screen(wiring, 1)[4:]).strip() == "no: it is ana's turn"
+    assert "no: it is ana's turn" in " ".join(screen(wiring, 1)[1:3])
     press(factory, events, session, 26)      # ana shoots
     press(factory, events, session, 7)       # ben's yes: the shot passed (anyone may report)
     assert session.history[-1][1].notation() == "pass"

@@ -1,0 +1,127 @@
+"""The table's words and layout as a player reads them off the displays (``read_lines``).
+
+Covers the complaints of a game night: the fourth (and sixth) score cut off, a call shown as
+machine ids under "chance:", a final banner that lost its last word, virtual dice flashing an
+entry menu, and a long message cut instead of continued on a next page.
+"""
+
+from __future__ import annotations
+
+from luma.core.device import dummy
+
+from device.displays import memory_display
+from device.font import read_lines
+from engines.rocca.actions import Drop, Foul, Shoot
+from referee.journal import Journal
+from referee.screens import score_rows, short_names
+from referee.session import PAGE_SECONDS, Session, Table
+
+SIX = ["Alexandra", "Alexander", "Ben", "Cleo", "Dev", "Esmeralda"]
+
+
+class Frames(dummy):
+    """luma.core's dummy device keeping the text of every frame drawn on it."""
+
+    def __init__(self, width: int = 128, height: int = 64):
+        super().__init__(width=width, height=height, mode="1")
+        self.frames: list[list[str]] = []
+
+    def display(self, image) -> None:
+        super().display(image)
+        self.frames.append(read_lines(self.image))
+
+
+def rocca(tmp_path, players, displays):
+    journal = Journal(tmp_path / "j.sqlite")
+    return Session.open(journal, "rocca", players=players, seed=1, dice="panel", table=Table(displays))
+
+
+def test_six_scores_fit_the_table_display_with_names_shortened_apart(tmp_path):
+    """Rocca ("Starting a turn": everyone antes from a bowl): six bowls on a 21-character
+    display, two lines of three, and two names alike at the start stay told apart."""
+    table = memory_display()
+    s = rocca(tmp_path, SIX, {None: [table]})
+    s.redraw()
+    lines = read_lines(table.image)
+    b = [str(n).rjust(max(len(str(n)) for n in s.state.bowls)) for n in s.state.bowls]
+    assert lines[2] == f"Ale1 {b[0]} Ale2 {b[1]} Ben  {b[2]}"
+    assert lines[3] == f"Cleo {b[3]} Dev  {b[4]} Esme {b[5]}"
+    assert short_names(["Alexandra", "Alexander", "Ben"], 4) == ["Ale1", "Ale2", "Ben"]
+
+
+def test_four_scores_that_overflow_a_line_become_a_table_that_shows_the_fourth():
+    """The game night's "Ada 6 Ben 6 Cleo 6 De": the fourth score is shown, on a second line."""
+    four = [("Ada", "6"), ("Ben", "6"), ("Cleo", "6"), ("Dev", "6")]
+    assert score_rows(four, 21) == ["Ada  6 Ben  6 Cleo 6", "Dev  6"]
+    assert score_rows(four, 42) == ["Ada 6 Ben 6 Cleo 6 Dev 6"]  # a 256-wide display: one line
+
+
+def test_a_foul_entered_by_a_player_reads_as_words_and_names_who_entered_it(tmp_path):
+    """Rocca, "Fouls": hitting a gate piece is a foul and ends the turn. The table reads the
+    shooter, the foul in words and who reported it; no reason id, no "chance"."""
+    table = Frames(256, 64)
+    s = rocca(tmp_path, ["Ada", "Ben", "Cleo"], {None: [table]})
+    s.accept(Drop(s.state.hand, 0), "player", 0)
+    s.accept(Shoot())
+    s.accept(Foul(("touched_gate",)), "player", 1)
+    text = " ".join(read_lines(table.image))
+    assert "Ada touched a gate stone: foul (by Ben)" in text
+    assert "touched_gate" not in text and "chance" not in text
+
+
+def test_the_cameras_verdict_is_named_as_the_cameras_once_confirmed(tmp_path):
+    from device.events import InputEvent
+
+    table = Frames(256, 64)
+    s = rocca(tmp_path, ["Ada", "Ben"], {None: [table]})
+    s.accept(Drop(s.state.hand, 0), "player", 0)
+    s.accept(Shoot())
+    s.handle(InputEvent("camera", "proposal", value="pass"))
+    assert "camera says: Ada through the gate?" in " ".join(read_lines(table.image))
+    s.handle(InputEvent("panel", "press", "yes", seat="Ben"))
+    assert "Ada through the gate (by camera)" in " ".join(read_lines(table.image))
+
+
+def test_the_final_banner_keeps_its_last_word(tmp_path):
+    """Rollerball II ends after the last period; the result names the winner in full."""
+    table = memory_display()
+    s = Session.open(Journal(tmp_path / "j.sqlite"), "rollerball-ii", seed=4,
+                     table=Table({None: [table]}), bots=[0, 1])
+    s.advance()
+    assert s.state.is_over
+    assert s.state.result.text in " ".join(read_lines(table.image))
+    assert s.state.result.text.endswith("win")
+
+
+def test_virtual_dice_never_show_an_entry_menu(tmp_path):
+    """With the referee rolling, no seat is ever asked to enter an outcome, not even for the
+    one frame between a move and the referee's roll."""
+    seats = [Frames(), Frames()]
+    s = Session.open(Journal(tmp_path / "j.sqlite"), "rocketball", seed=2, dice="virtual",
+                     table=Table({0: [seats[0]], 1: [seats[1]]}), bots=[1])
+    rolls = 0
+    while not s.state.is_over and rolls < 30:
+        s.advance()
+        if not s.state.is_over:
+            s.accept(s.state.legal_actions()[0])
+        rolls += 1
+    shown = [" ".join(f) for seat in seats for f in seat.frames]
+    assert shown and not any("enter" in f or ">roll" in f for f in shown)
+    assert s.view.call is not None
+
+
+def test_a_long_message_continues_on_a_next_page_instead_of_being_cut(tmp_path):
+    """A 128x32 display holds 3 lines: a long event is split over pages marked n/N that turn
+    while nothing happens, and together they hold the whole sentence."""
+    small = memory_display(128, 32)
+    s = rocca(tmp_path, ["Ada", "Ben", "Cleo", "Dev"], {None: [small]})
+    s.accept(Drop(s.state.hand - 1, 1), "player", 0)  # a splash: a long sentence
+    seen = []
+    for _ in range(12):
+        seen.append(read_lines(small.image))
+        s.drawn_at -= PAGE_SECONDS  # as if the page had stood its time
+        s.turn_page()
+    pages = {lines[0][-3:] for lines in seen}
+    assert len(pages) > 1 and all(p[1] == "/" for p in pages)
+    text = " ".join(line for lines in seen for line in lines[2:])
+    assert "Splash: 1 piece fell off, set aside for the others at the end of the turn" in text
