@@ -18,6 +18,7 @@ from engines.core import CHANCE, IllegalAction
 from engines.core.bots import RandomBot, sample_chance
 from engines.core.records import Record, new_record, replay
 from engines.core.state import Game, State
+from referee.words import call
 
 HELP = """commands: an action in notation (see docs/games/<id>.md), 'moves' to list the legal
 actions, 'board' to redraw, 'help', 'quit' (with --save the game so far stays in the record)"""
@@ -73,19 +74,14 @@ class TerminalGame:
             self.rng.random()
 
     def accept(self, action, typed: bool = False) -> None:
-        """Apply ``action`` and tell the table who gave it: a seat, the referee (a timer), chance
-        (the referee's own draw) or, for an outcome the players typed, "entered": a call the
-        players made is never passed off as chance."""
+        """Apply ``action`` and tell the table in the words every display uses, with who made
+        the call: a seat's own move, the referee's draw or timer, or the players' typed outcome
+        (a call the players made is never passed off as the referee's)."""
         new, events = self.state.apply(action)
         self.record.actions.append(action.notation())
         self.keep()
-        if action in self.state.external_actions():
-            actor = "referee"
-        elif self.state.to_move == CHANCE:
-            actor = "entered" if typed else "chance"
-        else:
-            actor = self.state.players[self.state.to_move]
-        lines = [f"  {actor}: {self.state.announce(action)}", *(f"  * {e.text}" for e in events)]
+        said = call(self.state, action, "player" if typed else "dice").line()
+        lines = [f"  {said}", *(f"  * {e.text}" for e in events)]
         for line in lines:
             self.out(line)
         if self.clear is not None:  # kept only where a wipe will tell it again

@@ -44,6 +44,6 @@ def test_a_human_bids_and_sees_only_their_own_hand(monkeypatch, capsys):
     assert status == 0
     assert "not allowed: you can only bid cards from your hand" in out
     assert "north: bid (secret)" in out and "east: bid (secret)" in out
-    assert "chance: draw (a card for east)" in out
+    assert "draw (a card for east) (by referee)" in out and "chance:" not in out
     assert "north's hand:" in out and "east's hand:" not in out
     assert "waiting for north to bid cards in secret" in out
