@@ -2,9 +2,10 @@
 
 Each scenario draws its set-up and its action from the seed, runs the physics, computes the
 truth from the tracks (``verdict.judge_shot``) and checks it against what the scenario is for
-(a "gate_touch" clip must really touch a gate). An unintended or ambiguous outcome (a near miss
-under 1.5 mm, a gate stone nudged by a third stone, a touch that does not move the gate stone)
-is thrown away and the next attempt of the same seed is tried, a bounded number of times.
+(a "gate_touch" clip must really touch a gate). An unintended outcome or a gate stone nudged by
+a third stone is thrown away and the next attempt of the same seed is tried, a bounded number of
+times; so are, unless the style keeps ``close_calls``, a near miss under 1.5 mm and a touch that
+barely moves the gate stone.
 """
 
 from __future__ import annotations
