@@ -131,12 +131,9 @@ def _widen(rng: np.random.Generator, style: dict[str, Any]) -> None:
     style.update(
         {
             "profile": "wide",
-            "stone_mm": [10.0, 28.0],
             "tilt_deg": float(rng.uniform(0, 12)),
             "roll_deg": float(rng.uniform(-20, 20) + 90 * int(rng.integers(0, 4))),
             "aim_mm": [float(v) for v in rng.uniform(-0.12, 0.12, 2) * [w, h]],
-            "fill": float(rng.uniform(0.75, 0.98)),
-            "camera_height_mm": float(rng.uniform(600, 1300)),
             "light_gradient": float(rng.uniform(0.0, 0.5)),
             "vignette": float(rng.uniform(0.0, 0.4)),
             "flicker": float(rng.uniform(0.0, 0.06)),
