@@ -116,6 +116,7 @@ class PanelDriver:
         self._health = PanelHealth(path=path)
         self._incarnation: tuple[str, int] | None = None  # (panel id, boot) of the seq numbers
         self._expected = 1  # next sequence number to deliver
+        self._passed = 0  # numbers of this incarnation delivered or counted lost (at most the window)
         self._bad_frames_before = 0  # decoder errors of earlier connections
 
     # --- the referee's side -------------------------------------------------------------------
@@ -221,7 +222,7 @@ class PanelDriver:
                 ack = False
                 for msg in decoder.feed(data):
                     if msg.kind == proto.HELLO:
-                        self._hello(msg, now)
+                        self._hello(msg, now, decoder)
                         synced, silent, ack = True, False, True
                     elif not synced:
                         continue  # nothing counts before the HELLO says who is talking
@@ -229,12 +230,12 @@ class PanelDriver:
                         self._event(msg)
                         ack = True
                     elif msg.kind == proto.HEARTBEAT:
-                        self._heartbeat(msg)
+                        self._heartbeat(msg, decoder)
                     else:
                         decoder.errors += 1
                         decoder.last_error = f"a {proto.NAMES[msg.kind]} came from the panel (a loop?)"
                 if ack:
-                    self._write(proto.encode(proto.ACK, seq=self._expected - 1))
+                    self._write(proto.encode(proto.ACK, seq=(self._expected - 1) % proto.SEQ_MOD))
                 self._health = replace(self._health, last_seen=now)
                 if silent and synced:
                     silent = False
@@ -270,16 +271,16 @@ class PanelDriver:
         waiting = port.in_waiting
         return first + port.read(waiting) if waiting else first
 
-    def _hello(self, msg: proto.Message, now: float) -> None:
+    def _hello(self, msg: proto.Message, now: float, decoder: proto.Decoder) -> None:
         incarnation = (msg.panel_id, msg.boot)
         rebooted = False
         # A panel that numbers below what was delivered has restarted, even if its boot counter
         # did not move (a flash that could not be written).
-        if incarnation != self._incarnation or msg.next_seq < self._expected:
+        if incarnation != self._incarnation or proto.seq_diff(msg.next_seq, self._expected) < 0:
             rebooted = self._incarnation is not None and self._incarnation[0] == msg.panel_id
             self._incarnation = incarnation
-            self._expected = 1
-        self._skip_lost(msg.oldest_seq)
+            self._expected, self._passed = 1, 0
+        self._counters(msg, decoder)
         self._report(
             "connected", state="connected", panel_id=msg.panel_id, boot=msg.boot, rebooted=rebooted,
             firmware=f"{msg.fw_major}.{msg.fw_minor}.{msg.fw_patch}", last_seen=now,
@@ -287,20 +288,53 @@ class PanelDriver:
         self._write(self._timing)
         self._send_leds()
 
-    def _skip_lost(self, oldest_seq: int) -> None:
-        """The panel no longer holds events before ``oldest_seq``: those not delivered are lost."""
-        if self._expected < oldest_seq:
-            self._health = replace(self._health, lost_events=self._health.lost_events + oldest_seq - self._expected)
-            self._expected = oldest_seq
+    def _counters(self, msg: proto.Message, decoder: proto.Decoder) -> bool:
+        """Take a HELLO's or HEARTBEAT's ``oldest_seq``: the panel no longer holds events before
+        it, so those not delivered are lost. Numbers that cannot be right are counted as one bad
+        frame and change nothing (so one garbled frame cannot leave the health wrong for good);
+        False then."""
+        why = self._implausible(msg)
+        if why:
+            decoder.errors += 1
+            decoder.last_error = f"{proto.NAMES[msg.kind]} ignored: {why}"
+            return False
+        gap = proto.seq_diff(msg.oldest_seq, self._expected)
+        if gap > 0:
+            self._health = replace(self._health, lost_events=self._health.lost_events + gap)
+            self._pass(gap)
+        return True
+
+    def _implausible(self, msg: proto.Message) -> str | None:
+        """Why a frame's sequence numbers cannot describe the numbering the driver follows, or
+        None. A HELLO sets the numbering (after a reboot or a long time away its numbers may
+        jump anywhere), so only a HEARTBEAT is held to the window around the expected number."""
+        next_seq, oldest = msg.next_seq, msg.oldest_seq
+        if proto.seq_diff(next_seq, oldest) < 0:
+            return f"its oldest held event {oldest} comes after its next number {next_seq}"
+        if msg.kind == proto.HELLO:
+            return None
+        ahead = proto.seq_diff(next_seq, self._expected)
+        if ahead < 0:
+            return f"its next number {next_seq} is below {self._expected}, already delivered"
+        if ahead > proto.SEQ_WINDOW:
+            return f"its next number {next_seq} is {ahead} past the expected {self._expected}"
+        if proto.seq_diff(self._expected, oldest) > self._passed:
+            return f"it holds event {oldest}, older than any number of this boot"
+        return None
+
+    def _pass(self, count: int) -> None:
+        self._expected = (self._expected + count) % proto.SEQ_MOD
+        self._passed = min(self._passed + count, proto.SEQ_WINDOW)
 
     def _event(self, msg: proto.Message) -> None:
         if msg.seq != self._expected:
             return  # a duplicate (already delivered) or past a gap (the panel resends in order)
-        self._expected += 1
+        self._pass(1)
         self._post(proto.EDGES[msg.edge], proto.KEYS[msg.key], {"seq": msg.seq, "ms": msg.ms})
 
-    def _heartbeat(self, msg: proto.Message) -> None:
-        self._skip_lost(msg.oldest_seq)
+    def _heartbeat(self, msg: proto.Message, decoder: proto.Decoder) -> None:
+        if not self._counters(msg, decoder):
+            self._write(proto.encode(proto.SYNC))  # the HELLO in answer says where it stands
         self._health = replace(self._health, panel_rx_errors=msg.rx_errors, panel_dropped=msg.dropped)
 
 

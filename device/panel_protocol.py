@@ -54,6 +54,19 @@ LAYOUTS = {
     SYNC: ("", (), None),
     TIMING: (">HH", ("hold_ms", "repeat_ms"), None),
 }
+# Sequence numbers are u32, compared modulo 2^32 (serial-number arithmetic), and a number is
+# believed only within SEQ_WINDOW of what the receiver expects: the panel holds 64 events and
+# its dropped counter stops at 65535, so no honest frame moves the numbering further at once.
+SEQ_MOD = 1 << 32
+SEQ_WINDOW = 0xFFFF
+
+
+def seq_diff(a, b):
+    """How far sequence number ``a`` lies after ``b`` (negative: before it), modulo 2^32."""
+    d = (a - b) % SEQ_MOD
+    return d - SEQ_MOD if d >= SEQ_MOD // 2 else d
+
+
 NAMES = {HELLO: "HELLO", EVENT: "EVENT", HEARTBEAT: "HEARTBEAT", ACK: "ACK", LED: "LED", SYNC: "SYNC",
          TIMING: "TIMING"}
 

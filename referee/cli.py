@@ -21,6 +21,7 @@ COMMANDS = [
     "referee.commands.rocca",
     "referee.commands.kiosk",
     "referee.commands.kit",
+    "referee.commands.doctor",
 ]
 
 

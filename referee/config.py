@@ -7,12 +7,17 @@ checked before anything is opened. docs/table-config.md describes every key.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .dice import CAMERA_DIE, MODES
+from .journal import IN_MEMORY
+
+if TYPE_CHECKING:
+    from .kiosk_config import KioskConfig
 
 GPIO_PINS = range(2, 28)
 """BCM numbers on the 40-pin header that are free for buttons (0 and 1 belong to the HAT EEPROM)."""
@@ -104,13 +109,15 @@ class TableConfig:
     camera: CameraConfig | None = None
     buzzer_pin: int | None = None
     timing: ButtonTiming = ButtonTiming()
+    kiosk: KioskConfig | None = None
+    """The ``[kiosk]`` section (its defaults when absent); checked with the rest of the file."""
 
     @property
     def seat_names(self) -> list[str]:
         return [s.name for s in self.seats]
 
 
-class _Reader:
+class Reader:
     """Walks one TOML table, taking keys out as it reads them so leftovers can be reported."""
 
     def __init__(self, data: Any, where: str):
@@ -174,8 +181,8 @@ def check_pin(key: str, pin: int) -> None:
 
 def parse_config(data: dict[str, Any]) -> TableConfig:
     """Build a TableConfig from parsed TOML; raises ConfigError naming the first bad key."""
-    top = _Reader(data, "")
-    table = _Reader(top.take("table", dict, {}), "table")
+    top = Reader(data, "")
+    table = Reader(top.take("table", dict, {}), "table")
     game = table.take("game", str)
     if game is not None:
         from engines.core.registry import game_ids
@@ -185,21 +192,27 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
     dice = table.choice("dice", DICE_MODES, "virtual")
     seed = table.take("seed", int)
     journal = table.take("journal", str, "tabletop-journal.sqlite")
+    _check_journal(table.key("journal"), journal)
     options = table.take("options", dict, {})
     table.done()
 
-    timing_r = _Reader(top.take("buttons", dict, {}), "buttons")
+    timing_r = Reader(top.take("buttons", dict, {}), "buttons")
     timing = ButtonTiming(
-        hold_time=_positive(timing_r, "hold_time", 0.8),
-        repeat_interval=_positive(timing_r, "repeat_interval", 0.25),
-        bounce_time=_positive(timing_r, "bounce_time", 0.02),
+        hold_time=positive(timing_r, "hold_time", 0.8, most=HOLD_TIME_MOST),
+        repeat_interval=positive(timing_r, "repeat_interval", 0.25, most=REPEAT_INTERVAL_MOST),
+        bounce_time=positive(timing_r, "bounce_time", 0.02, most=BOUNCE_TIME_MOST),
     )
     timing_r.done()
+    if timing.bounce_time >= timing.hold_time:
+        raise ConfigError(f"buttons.bounce_time: {timing.bounce_time} s would swallow a hold "
+                          f"({timing.hold_time} s); it must be shorter than hold_time")
 
     raw_seats = top.take("seats", list, required=True)
     if not raw_seats:
         raise ConfigError("seats: the table needs at least one seat")
     pins: dict[int, str] = {}
+    panels: dict[str, str] = {}
+    """A serial panel's port (resolved) or serial number -> the key that names it first."""
 
     def claim(key: str, pin: int) -> None:
         if pin in pins:
@@ -208,7 +221,7 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
 
     seats = []
     for i, raw in enumerate(raw_seats):
-        r = _Reader(raw, f"seats[{i}]")
+        r = Reader(raw, f"seats[{i}]")
         name = r.take("name", str, required=True).strip()
         if not name:
             raise ConfigError(f"{r.key('name')}: a seat needs a name")
@@ -218,7 +231,7 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
             raise ConfigError(f"{r.key('name')}: seat name {name!r} is used twice")
         buttons: dict[str, int] = {}
         if "buttons" in r.data:
-            b = _Reader(r.take("buttons", dict), r.key("buttons"))
+            b = Reader(r.take("buttons", dict), r.key("buttons"))
             for role in list(b.data):
                 if role not in BUTTON_ROLES:
                     raise ConfigError(f"{b.key(role)}: unknown button role; the roles are: {', '.join(BUTTON_ROLES)}")
@@ -230,11 +243,18 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
                 raise ConfigError(f"{b.where}: a panel needs at least up, down and ok (missing: {', '.join(missing)})")
         serial = None
         if "serial" in r.data:
-            s = _Reader(r.take("serial", dict), r.key("serial"))
+            s = Reader(r.take("serial", dict), r.key("serial"))
             serial = SerialPanel(s.take("port", str), s.take("serial_number", str))
             s.done()
             if not (serial.port or serial.serial_number):
                 raise ConfigError(f"{s.where}: give the panel's port or its serial_number")
+            for key, value in (("port", serial.port and os.path.realpath(serial.port)),
+                               ("serial_number", serial.serial_number)):
+                if value in panels:
+                    raise ConfigError(f"{s.key(key)}: {getattr(serial, key)!r} is already used by "
+                                      f"{panels[value]}; each seat needs its own panel")
+                if value:
+                    panels[value] = s.key(key)
             if buttons:
                 raise ConfigError(f"{r.where}: a seat has GPIO buttons or a serial panel, not both")
         r.done()
@@ -244,7 +264,7 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
     seat_names = [s.name for s in seats]
     used_addresses: dict[tuple, str] = {}
     for i, raw in enumerate(top.take("displays", list, [])):
-        r = _Reader(raw, f"displays[{i}]")
+        r = Reader(raw, f"displays[{i}]")
         seat = r.take("seat", str, required=True)
         if seat != "table" and seat not in seat_names:
             raise ConfigError(f"{r.key('seat')}: {seat!r} is neither 'table' nor a seat ({', '.join(seat_names)})")
@@ -265,7 +285,7 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
                 raise ConfigError(f"{r.key('address')}: {address:#x} is not a 7-bit I2C address")
             mux_address, mux_channel = None, None
             if "mux" in r.data:
-                m = _Reader(r.take("mux", dict), r.key("mux"))
+                m = Reader(r.take("mux", dict), r.key("mux"))
                 mux_address = m.take("address", int, 0x70)
                 if not 0x70 <= mux_address <= 0x77:
                     raise ConfigError(f"{m.key('address')}: a TCA9548A answers at 0x70 to 0x77, not {mux_address:#x}")
@@ -301,12 +321,12 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
 
     camera = None
     if "camera" in top.data:
-        c = _Reader(top.take("camera", dict), "camera")
+        c = Reader(top.take("camera", dict), "camera")
         kind = c.choice("kind", CAMERA_KINDS)
         size = c.take("size", list, [1280, 720])
         if len(size) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size):
             raise ConfigError(f"camera.size: expected [width, height] in pixels, got {size!r}")
-        fps = _positive(c, "fps", 30.0)
+        fps = positive(c, "fps", 30.0, "frames a second")
         index = c.take("index", int, 0)
         path = c.take("path", str)
         if kind == "file" and not path:
@@ -316,11 +336,11 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
 
     buzzer_pin = None
     if "buzzer" in top.data:
-        bz = _Reader(top.take("buzzer", dict), "buzzer")
+        bz = Reader(top.take("buzzer", dict), "buzzer")
         buzzer_pin = bz.pin("pin", required=True)
         claim("buzzer.pin", buzzer_pin)
         bz.done()
-    top.data.pop("kiosk", None)  # the game night's own section, read by referee.kiosk_config
+    kiosk_data = top.take("kiosk", dict, {})
     top.done()
     if game is not None:
         _check_game(game, options, len(seats))
@@ -328,8 +348,25 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
         _check_camera_dice(game, camera)
     if dice == "panel" and not any(set("0123456789") & set(s.buttons) or s.serial for s in seats):
         raise ConfigError("table.dice: 'panel' needs number buttons (roles '1'..'6') or a serial panel on some seat")
+    from .kiosk_config import parse_kiosk  # that module builds on this one (ConfigError, Reader)
+
+    kiosk = parse_kiosk(kiosk_data, seat_names)
     return TableConfig(tuple(seats), tuple(displays), game, options, dice, seed, journal, camera,
-                       buzzer_pin, timing)
+                       buzzer_pin, timing, kiosk)
+
+
+def _check_journal(key: str, journal: str) -> None:
+    """The journal must name a file: SQLite takes an empty name for a database in memory, so a
+    slip would play the whole night and keep nothing. Whether its folder exists is a fact of the
+    machine, not of the file (systemd makes the service's state folder when it starts it):
+    ``tabletop config check`` looks on this machine, ``doctor`` reports it, and opening the
+    journal refuses it."""
+    if journal.strip() in IN_MEMORY:
+        raise ConfigError(f"{key}: {journal!r} names no file (SQLite would keep the games in "
+                          "memory and lose them); write a file name such as \"journal.sqlite\"")
+    if journal.endswith(("/", os.sep)):
+        raise ConfigError(f"{key}: {journal!r} is a folder; name a file in it, such as "
+                          f"\"{Path(journal) / 'journal.sqlite'}\"")
 
 
 def _check_game(game_id: str, options: dict[str, Any], seat_count: int) -> None:
@@ -351,10 +388,23 @@ def _check_game(game_id: str, options: dict[str, Any], seat_count: int) -> None:
             raise ConfigError(f"seats: {exc}") from None
 
 
-def _positive(r: _Reader, name: str, default: float) -> float:
+HOLD_TIME_MOST = 5.0
+"""Seconds: a hold longer than this is never felt as one (players let go first), and undo and
+abandon, which are holds, would be out of reach."""
+REPEAT_INTERVAL_MOST = 2.0
+"""Seconds: a held arrow that repeats more slowly than this reads as stuck."""
+BOUNCE_TIME_MOST = 0.5
+"""Seconds: contacts settle within milliseconds; more would swallow quick presses."""
+
+
+def positive(r: Reader, name: str, default: float, unit: str = "seconds",
+             most: float | None = None) -> float:
+    """A number more than 0 (and at most ``most``), in ``unit``."""
     value = r.take(name, float, default)
     if value <= 0:
-        raise ConfigError(f"{r.key(name)}: must be more than 0 seconds, got {value}")
+        raise ConfigError(f"{r.key(name)}: must be more than 0 {unit}, got {value}")
+    if most is not None and value > most:
+        raise ConfigError(f"{r.key(name)}: {value} {unit} is too long (at most {most})")
     return value
 
 

@@ -7,14 +7,13 @@ to put in /etc/tabletop) and is checked key by key the same way, every message n
 from __future__ import annotations
 
 import ipaddress
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engines.core.registry import game_ids
 
-from .config import BUTTON_ROLES, ConfigError, TableConfig, parse_config
+from .config import BUTTON_ROLES, ConfigError, Reader, TableConfig, load_config
 
 
 @dataclass(frozen=True)
@@ -33,56 +32,55 @@ class KioskConfig:
 
 def parse_kiosk(data: Any, seat_names: list[str]) -> KioskConfig:
     """Check the ``[kiosk]`` table; ConfigError names the first bad key."""
-    if not isinstance(data, dict):
-        raise ConfigError("kiosk: expected a table (section)")
-    data = dict(data)
+    r = Reader(data, "kiosk")
     known = game_ids()
-    games = data.pop("games", list(known))
-    if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
+    games = r.take("games", list, list(known))
+    if not games or not all(isinstance(g, str) for g in games):
         raise ConfigError("kiosk.games: expected a non-empty list of game ids")
-    for g in games:
+    for i, g in enumerate(games):
         if g not in known:
             raise ConfigError(f"kiosk.games: unknown game {g!r}; the games are: {', '.join(known)}")
-    abandon = data.pop("abandon_key", "no")
+        if g in games[:i]:
+            raise ConfigError(f"kiosk.games: {g!r} is listed twice")
+    abandon = r.take("abandon_key", str, "no")
     if abandon not in BUTTON_ROLES:
         raise ConfigError(f"kiosk.abandon_key: {abandon!r} is not a button role ({', '.join(BUTTON_ROLES)})")
-    bots = data.pop("bots", [])
-    if not isinstance(bots, list) or any(b not in seat_names for b in bots):
-        raise ConfigError(f"kiosk.bots: expected a list of seat names ({', '.join(seat_names)})")
-    web = data.pop("web", {})
-    if not isinstance(web, dict):
-        raise ConfigError("kiosk.web: expected a table (section)")
-    web = dict(web)
-    bind = web.pop("bind", "127.0.0.1")
-    try:
-        ipaddress.ip_address(bind)
-    except (ValueError, TypeError):
-        raise ConfigError(f"kiosk.web.bind: {bind!r} is not an IP address (127.0.0.1 keeps the page on this Pi)") from None
-    port = web.pop("port", 8080)
-    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
-        raise ConfigError(f"kiosk.web.port: {port!r} is not a TCP port (0 to 65535)")
-    pin = web.pop("admin_pin", None)
-    if pin is not None and (not isinstance(pin, str) or not pin.isdigit() or len(pin) < 4):
+    bots = r.take("bots", list, [])
+    for b in bots:
+        if b not in seat_names:
+            raise ConfigError(f"kiosk.bots: expected a list of seat names "
+                              f"({', '.join(seat_names)}); {b!r} is not one")
+    web = Reader(r.take("web", dict, {}), "kiosk.web")
+    bind = web.take("bind", str, "127.0.0.1")
+    _check_bind(web.key("bind"), bind)
+    port = web.take("port", int, 8080)
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"kiosk.web.port: {port!r} is not a TCP port "
+                          "(0 to 65535; 0: any free port)")
+    pin = web.take("admin_pin", (str, int))
+    digits = isinstance(pin, str) and pin.isascii() and pin.isdigit() and len(pin) >= 4
+    if pin is not None and not digits:
         raise ConfigError("kiosk.web.admin_pin: write at least 4 digits, in quotes")
-    for rest, where in ((web, "kiosk.web"), (data, "kiosk")):
-        if rest:
-            raise ConfigError(f"{where}.{sorted(rest)[0]}: unknown key")
+    web.done()
+    r.done()
     return KioskConfig(tuple(games), abandon, tuple(bots), bind, port, pin)
 
 
+def _check_bind(key: str, bind: str) -> None:
+    """The big screen's server listens on IPv4 (``http.server``'s default family), so an IPv6
+    address is refused here rather than failing when the night starts."""
+    try:
+        address = ipaddress.ip_address(bind)
+    except ValueError:
+        raise ConfigError(f"{key}: {bind!r} is not an IP address "
+                          "(127.0.0.1 keeps the page on this Pi)") from None
+    if address.version != 4:
+        raise ConfigError(f"{key}: {bind!r} is an IPv6 address; the big screen serves IPv4 only "
+                          "(127.0.0.1 for this Pi, 0.0.0.0 for the LAN)")
+
+
 def load_kiosk_config(path: str | Path) -> tuple[TableConfig, KioskConfig]:
-    """The table and its kiosk section from one file; ConfigError names file and key."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path}: not a valid TOML text file ({exc})") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: {exc.strerror}") from None
-    try:
-        table = parse_config(data)
-        return table, parse_kiosk(data.get("kiosk", {}), table.seat_names)
-    except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+    """The table and its kiosk section from one file, checked as ``tabletop config check`` does."""
+    table = load_config(path)
+    assert table.kiosk is not None  # parse_config always fills it
+    return table, table.kiosk

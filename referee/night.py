@@ -182,6 +182,10 @@ class Night:
         self.version = 0
         self.refusal = ""
         """Why the last ok on a menu did nothing (shown until the next menu key)."""
+        self.notices = list(journal.notices)
+        """What the journal said on opening (a damaged one was set aside): on the big screen all
+        night, in the log and on the attract screen, so whoever runs the night finds out."""
+        self.log.extend(self.notices)
         row = journal.unfinished()
         if row is not None and row.game in kiosk.games:
             try:
@@ -277,9 +281,11 @@ class Night:
         return {i for i, p in enumerate(players) if p in self.kiosk.bots}
 
     def _table_for(self, n: int) -> Table:
-        """The session draws on the players' seats and the table display only."""
+        """The session draws on the players' seats and the table display only, and lights the
+        turn LEDs of the players' serial panels."""
         shown = {k: v for k, v in self.table.displays.items() if k is None or k < n}
-        return Table(shown, self.table.buzzer)
+        lit = {k: v for k, v in self.table.indicators.items() if k < n}
+        return Table(shown, self.table.buzzer, lit)
 
     # --- input ----------------------------------------------------------------------------
 
@@ -376,6 +382,8 @@ class Night:
             lines = ["Tabletop Companion", "game night", f"{games} game{'s' if games != 1 else ''} tonight"]
             if standings:
                 lines.append("lead: " + " ".join(f"{p} {w}" for p, w in standings[:3]))
+            if self.notices:
+                lines.append("new journal (see log)")
             return lines + [""] * (height - len(lines) - 1) + ["press ok to play"], 1
         if ph == "confirm":
             return ["abandon this game?", "", "ok/yes: abandon", "other key: play on"], 0
@@ -409,7 +417,7 @@ class Night:
         s = self.session
         self.version += 1
         snap: dict[str, Any] = {"phase": self.phase, "version": self.version, "log": list(self.log),
-                                "standings": self.results.standings()}
+                                "standings": self.results.standings(), "notices": self.notices}
         if s is not None:
             st = s.state
             snap.update(game=s.game.id, title=s.game.title, players=list(st.players), board=st.render(),

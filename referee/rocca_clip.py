@@ -42,7 +42,7 @@ FATES = ("confirmed", "overruled", "unsure", "never happened", "missed")
 
 
 def players_for(dropped: int) -> list[str]:
-    """Seats so the first drop holds what the clip drops: rocca.txt "Starting a turn" antes two
+    """Seats so the first drop holds what the clip drops: Rocca rules "Starting a turn" antes two
     pieces each with two players, one each with more (so 4 pieces: two players; 3, 5, 6: that
     many players)."""
     if dropped == 4:

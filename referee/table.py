@@ -40,8 +40,20 @@ class Wiring:
 def wire_config(config: TableConfig, events: queue.Queue[InputEvent], pin_factory=None,
                 display_factory: Callable[..., object] = open_oled) -> Wiring:
     """Open every button panel, display and the buzzer a config names (on the Pi); every input
-    device posts to ``events``."""
+    device posts to ``events`` (the queue itself: serial panels put on it from their threads).
+    A device that fails to open closes the ones opened before it, so pins and ports are free
+    for the next attempt (a service restart, ``tabletop doctor``)."""
     wiring = Wiring(Table())
+    try:
+        _wire(config, events, wiring, pin_factory, display_factory)
+    except BaseException:
+        wiring.close()
+        raise
+    return wiring
+
+
+def _wire(config: TableConfig, events: queue.Queue[InputEvent], wiring: Wiring, pin_factory,
+          display_factory: Callable[..., object]) -> None:
     names = config.seat_names
     t = config.timing
     for index, seat in enumerate(config.seats):
@@ -65,7 +77,6 @@ def wire_config(config: TableConfig, events: queue.Queue[InputEvent], pin_factor
         buzzer = Buzzer(config.buzzer_pin, pin_factory=pin_factory)
         wiring.table.buzzer = buzzer
         wiring.closers.append(buzzer.close)
-    return wiring
 
 
 def _serial_panel(seat: SeatConfig, events: queue.Queue[InputEvent], timing: ButtonTiming):

@@ -57,8 +57,7 @@ class TerminalGame:
     def accept(self, action) -> None:
         new, events = self.state.apply(action)
         self.record.actions.append(action.notation())
-        if self.save:
-            self.record.write(self.save)
+        self.keep()
         if action in self.state.external_actions():
             actor = "referee"
         elif self.state.to_move == CHANCE:
@@ -69,6 +68,17 @@ class TerminalGame:
         for e in events:
             self.out(f"  * {e.text}")
         self.state = new
+
+    def keep(self) -> None:
+        """Rewrite the record file, if any. A failed write (a full disk, a pulled USB stick) is
+        said at the table and the game goes on: the record stays whole in memory, and the next
+        action's write tries again."""
+        if not self.save:
+            return
+        try:
+            self.record.write(self.save)
+        except OSError as exc:
+            self.out(f"  not saved: cannot write {self.save}: {exc.strerror}; the next action tries again")
 
     def step(self) -> bool:
         """One action; False when the game is over or the players quit."""

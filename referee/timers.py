@@ -3,7 +3,7 @@
 A timer is one more input device: a daemon thread that posts ``InputEvent(kind="timer",
 value=NOTATION)``; the session applies that action if the game lists it among its external
 actions at that moment. Rocketball's timed Tug-of-War reverses the goals every
-``tug_minutes`` (RULINGS: the referee runs the timer and announces every reversal).
+``tug_minutes`` (ruling: the referee runs the timer and announces every reversal).
 
 Rocca's chess clock (option ``chess_clock``, ``clock_minutes`` each) is a ``ChessClock`` the
 session keeps in step with the game: the running seat is the one whose ``timeout`` the engine

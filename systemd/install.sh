@@ -10,6 +10,9 @@
 #              nothing running is touched.
 # --dry-run    print every step, change nothing.
 # --no-venv    leave PREFIX/venv alone (it is managed some other way).
+#
+# Every file and folder it puts in place is written to the manifest /etc/tabletop/install-manifest,
+# which is all that uninstall.sh removes.
 set -eu
 
 PREFIX=/opt/tabletop
@@ -28,11 +31,13 @@ while [ $# -gt 0 ]; do
         --config) [ $# -ge 2 ] || die "--config needs a file"; CONFIG=$2; shift 2 ;;
         --no-venv) VENV=0; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (try --help)" ;;
     esac
 done
 case "$PREFIX" in /*) ;; *) die "--prefix must be an absolute path, not $PREFIX" ;; esac
+case "$PREFIX" in *[[:space:]#]*) die "--prefix must not contain spaces or '#': $PREFIX" ;; esac
+[ "$PREFIX" != / ] || die "--prefix / would mix the program into the system's own folders"
 if [ -n "$ROOT" ]; then
     [ -d "$ROOT" ] || die "--root $ROOT is not a directory"
     ROOT=$(CDPATH= cd -- "$ROOT" && pwd)
@@ -43,8 +48,23 @@ if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
 fi
 
 CONFDIR=/etc/tabletop
+MANIFEST=$CONFDIR/install-manifest
 UNIT=tabletop-referee.service
 CHANGED=0
+NOTED=$(mktemp)  # this run's manifest lines: KIND PATH
+trap 'rm -f "$NOTED"' EXIT
+
+# note KIND PATH: file (installed), tree (a folder the installer manages whole: the venv),
+# dir (a folder it created: removed only when empty), config (the table's own: --purge only)
+note() { echo "$1 $2" >> "$NOTED"; }
+
+# note_dirs PATH: the folders above PATH that do not exist yet, outermost first
+note_dirs() {
+    d=$(dirname -- "$1")
+    missing=
+    while [ ! -d "$ROOT$d" ]; do missing="$d $missing"; d=$(dirname -- "$d"); done
+    for m in $missing; do note dir "$m"; done
+}
 
 run() {
     if [ "$DRY_RUN" = 1 ]; then echo "would run: $*"; else echo "run: $*"; "$@"; fi
@@ -55,6 +75,8 @@ put() {
     dest="$ROOT$2"
     tmp=$(mktemp)
     sed -e "s#@PREFIX@#$PREFIX#g" -e "s#@CONFIG@#$CONFDIR/table.toml#g" "$1" > "$tmp"
+    note_dirs "$2"
+    note "${4:-file}" "$2"
     if [ -f "$dest" ] && cmp -s "$tmp" "$dest"; then
         echo "unchanged: $2"
     elif [ "$DRY_RUN" = 1 ]; then
@@ -77,22 +99,56 @@ fi
 
 # 2. the program: a venv that also sees Raspberry Pi OS's picamera2 (python3-picamera2)
 if [ "$VENV" = 1 ]; then
+    note_dirs "$PREFIX/venv"
+    note tree "$PREFIX/venv"
     [ -x "$ROOT$PREFIX/venv/bin/python" ] || run python3 -m venv --system-site-packages "$ROOT$PREFIX/venv"
     run "$ROOT$PREFIX/venv/bin/python" -m pip install --quiet --upgrade "$SRC"
 fi
 put "$SRC/docs/kiosk.md" "$PREFIX/share/doc/kiosk.md" 0644
 
-# 3. the table config: never overwritten (it is the table's own); an example the first time
+# 3. the table config: never overwritten (it is the table's own); an example the first time.
+#    It holds the admin PIN: readable by root and the tabletop group only (0640 root:tabletop).
 if [ -f "$ROOT$CONFDIR/table.toml" ]; then
     echo "kept: $CONFDIR/table.toml"
+    note config "$CONFDIR/table.toml"
 else
-    put "${CONFIG:-$SRC/docs/examples/kiosk.toml}" "$CONFDIR/table.toml" 0644
+    put "${CONFIG:-$SRC/docs/examples/kiosk.toml}" "$CONFDIR/table.toml" 0640 config
+fi
+GID=$(awk -F: '$1 == "tabletop" { print $3 }' "$ROOT/etc/group" 2>/dev/null || true)
+if [ -f "$ROOT$CONFDIR/table.toml" ] && [ -n "$GID" ] \
+        && [ "$(stat -c %a:%u:%g "$ROOT$CONFDIR/table.toml")" != "640:0:$GID" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        run chown "0:$GID" "$ROOT$CONFDIR/table.toml"
+    else  # only with --root: the owner is set when the image is installed as root
+        echo "not root: $CONFDIR/table.toml keeps its owner (root:tabletop when installed by root)"
+    fi
+    run chmod 0640 "$ROOT$CONFDIR/table.toml"
+    CHANGED=$((CHANGED + 1))
+elif [ -z "$GID" ]; then
+    echo "would set: $CONFDIR/table.toml to 0640 root:tabletop (once the account exists)"
 fi
 
 # 4. the service, the panels' udev rule, the big screen's autostart entry
 put "$SRC/systemd/tabletop-referee.service.in" "/etc/systemd/system/$UNIT" 0644
 put "$SRC/systemd/99-tabletop-panels.rules" /etc/udev/rules.d/99-tabletop-panels.rules 0644
 put "$SRC/systemd/tabletop-bigscreen.desktop.in" /etc/xdg/autostart/tabletop-bigscreen.desktop 0644
+
+# 4b. the manifest: what this run and every earlier one put in place, for uninstall.sh
+if [ "$DRY_RUN" = 1 ]; then
+    echo "would write: $MANIFEST"
+else
+    tmp=$(mktemp)
+    { echo "prefix $PREFIX"; [ -f "$ROOT$MANIFEST" ] && grep -v '^prefix ' "$ROOT$MANIFEST"
+      cat "$NOTED"; } | awk '!seen[$0]++' > "$tmp"
+    if [ -f "$ROOT$MANIFEST" ] && cmp -s "$tmp" "$ROOT$MANIFEST"; then
+        echo "unchanged: $MANIFEST"
+    else
+        install -D -m 0644 "$tmp" "$ROOT$MANIFEST"
+        echo "installed: $MANIFEST"
+        CHANGED=$((CHANGED + 1))
+    fi
+    rm -f "$tmp"
+fi
 
 # 5. switch it on
 if [ -n "$ROOT" ]; then

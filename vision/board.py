@@ -33,15 +33,39 @@ class CalibrationError(ValueError):
 
 
 def _detector() -> cv2.aruco.ArucoDetector:
-    """One shared detector: building it allocates the dictionary and parameters."""
+    """One shared detector: building it allocates the dictionary and parameters.
+
+    Each of a marker's bits is read from the middle of its module (`SAMPLE_MARGIN` of the
+    module ignored on every side) over `SAMPLE_PX` pixels a module. OpenCV's defaults (13 %,
+    4 px) read the module's blurred edges too, which a small, soft marker mixes with its black
+    neighbours: marker 0 has two white modules with black on all four sides (1,1 and 2,2), and
+    below about 2.2 px/mm with a blur of 0.8 px or more they read black, while markers 1-3,
+    whose white modules touch, still read. See docs/vision/grid-and-dice.md for the figures.
+    """
     global _DETECTOR
     if _DETECTOR is None:
-        params = cv2.aruco.DetectorParameters()
-        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         _DETECTOR = cv2.aruco.ArucoDetector(
-            cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params
+            cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), detector_parameters()
         )
     return _DETECTOR
+
+
+SAMPLE_MARGIN = 0.3
+SAMPLE_PX = 8
+
+
+def detector_parameters(error_correction: float | None = None,
+                        refinement: int = cv2.aruco.CORNER_REFINE_SUBPIX) -> cv2.aruco.DetectorParameters:
+    """The board markers' detector settings (see `_detector`); `error_correction` overrides
+    OpenCV's share of correctable bits (a second look where a marker is expected), `refinement`
+    the corner refinement (vision/kit_board.py fits the kit's small markers' sides instead)."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = refinement
+    params.perspectiveRemoveIgnoredMarginPerCell = SAMPLE_MARGIN
+    params.perspectiveRemovePixelPerCell = SAMPLE_PX
+    if error_correction is not None:
+        params.errorCorrectionRate = error_correction
+    return params
 
 
 def _name(marker_id: int) -> str:
@@ -52,7 +76,8 @@ def _names(ids: list[int]) -> str:
     return ", ".join(_name(i) for i in ids)
 
 
-def _gray(frame: np.ndarray) -> np.ndarray:
+def grey(frame: np.ndarray) -> np.ndarray:
+    """A frame's grey levels (grey, BGR or BGRA in); anything else is a CalibrationError."""
     if frame.ndim == 2:
         return frame
     if frame.ndim == 3 and frame.shape[2] == 3:
@@ -73,9 +98,11 @@ class MarkerSighting:
     quad: np.ndarray | None = None
 
 
-def detect_markers(frame: np.ndarray, offset: tuple[int, int] = (0, 0)) -> dict[int, list[MarkerSighting]]:
-    """All board markers (ids 0-3) in a frame, by id; `offset` shifts coordinates of a crop."""
-    corners, ids, _ = _detector().detectMarkers(_gray(frame))
+def detect_markers(frame: np.ndarray, offset: tuple[int, int] = (0, 0),
+                   detector: cv2.aruco.ArucoDetector | None = None) -> dict[int, list[MarkerSighting]]:
+    """All board markers (ids 0-3) in a frame, by id; `offset` shifts coordinates of a crop.
+    `detector` replaces the shared one (a second look with other settings)."""
+    corners, ids, _ = (detector or _detector()).detectMarkers(grey(frame))
     found: dict[int, list[MarkerSighting]] = {}
     if ids is None:
         return found
@@ -144,6 +171,9 @@ class Board:
     H: np.ndarray
     marker_side_px: tuple[float, ...] = field(default=(0.0, 0.0, 0.0, 0.0))
     lens: Lens | None = None
+    inferred: tuple[int, ...] = ()
+    """Markers not seen whose corner was placed from the others and the print
+    (vision/kit_board.py); empty when all four were found."""
 
     @classmethod
     def from_corners(
@@ -152,6 +182,7 @@ class Board:
         size_mm: tuple[float, float],
         marker_side_px: tuple[float, ...] = (0.0,) * 4,
         lens: Lens | None = None,
+        inferred: tuple[int, ...] = (),
     ) -> Board:
         """A board from the pixel positions of its NW, NE, SE, SW corners (as seen, through
         `lens` if given)."""
@@ -159,7 +190,7 @@ class Board:
         corners = np.asarray(corners_px, dtype=np.float64).reshape(4, 2)
         _check_geometry(corners)
         H = _homography(corners, (w, h))
-        return cls((w, h), corners, H, tuple(float(s) for s in marker_side_px), lens)
+        return cls((w, h), corners, H, tuple(float(s) for s in marker_side_px), lens, tuple(inferred))
 
     @cached_property
     def ideal_H(self) -> np.ndarray:
@@ -250,9 +281,18 @@ def find_board(frame: np.ndarray, size_mm: tuple[float, float], fit_lens_model: 
     squareness: vision/lens.py) unless `fit_lens_model` is False; a pinhole camera gets none.
     """
     size_mm = _check_size(size_mm)
+    check_frame(frame)
+    return board_from_sightings(frame, detect_markers(frame), size_mm, fit_lens_model)
+
+
+def check_frame(frame: np.ndarray) -> None:
+    """Refuse what is not an image before looking for markers in it."""
     if not isinstance(frame, np.ndarray) or frame.size == 0:
         raise CalibrationError("no image to calibrate from (empty frame)")
-    seen = detect_markers(frame)
+
+
+def sighting_problems(seen: dict[int, list[MarkerSighting]]) -> str:
+    """What keeps these sightings from calibrating ("" when each marker is seen once)."""
     missing = [i for i in MARKER_IDS if i not in seen]
     doubled = [i for i in MARKER_IDS if len(seen.get(i, [])) > 1]
     problems = []
@@ -260,8 +300,16 @@ def find_board(frame: np.ndarray, size_mm: tuple[float, float], fit_lens_model: 
         problems.append(f"marker{'s' if len(missing) > 1 else ''} {_names(missing)} not found")
     if doubled:
         problems.append(f"marker{'s' if len(doubled) > 1 else ''} {_names(doubled)} seen more than once")
+    return "; ".join(problems)
+
+
+def board_from_sightings(frame: np.ndarray, seen: dict[int, list[MarkerSighting]],
+                         size_mm: tuple[float, float], fit_lens_model: bool = True) -> Board:
+    """The board through the four markers' centres, as `find_board` makes it from its own
+    detection (the lens fitted on `frame`); raises CalibrationError as it does."""
+    problems = sighting_problems(seen)
     if problems:
-        raise CalibrationError("; ".join(problems))
+        raise CalibrationError(problems)
     corners = np.array([seen[i][0].centre for i in MARKER_IDS])
     sides = tuple(seen[i][0].side_px for i in MARKER_IDS)
     _check_geometry(corners)
@@ -270,6 +318,58 @@ def find_board(frame: np.ndarray, size_mm: tuple[float, float], fit_lens_model: 
     if lens is not None:  # a marker's centre is its diagonals' intersection on an ideal lens
         corners = lens.distort(np.array([marker_centre(q) for q in lens.undistort(quads)]))
     return Board.from_corners(corners, size_mm, sides, lens)
+
+
+MIN_PX_PER_MM = 1.5
+MAX_BLUR_PX = 1.5
+"""The far, soft end of what kit boards are calibrated on (bench.camera's far frames: 1.5-4 px/mm,
+blur 0-1.5 px); a camera further away or softer than this is outside what is measured."""
+
+
+def marker_blur_px(frame: np.ndarray) -> float | None:
+    """How soft the camera is, in pixels (a Gaussian's sigma), measured on the board markers.
+
+    Each marker found is warped square at its own size with its one-module quiet zone, and
+    compared with the marker's ideal print (its id is known) blurred by each sigma in turn; the
+    sigma whose picture fits best (after the best level and contrast) is the marker's, and the
+    median over the markers is returned (None when none is found). What it measures is what the
+    detector sees: lens, motion, sensor pixels and JPEG together. With `Board.px_per_mm` (the
+    scale at any board point, the tray's included) it tells whether the camera is too far or
+    too soft for the markers (`MIN_PX_PER_MM`, `MAX_BLUR_PX`).
+    """
+    g = grey(frame).astype(np.float32)
+    sigmas = []
+    for sightings in detect_markers(frame).values():
+        for s in sightings:
+            module = s.side_px / 6
+            n = int(round(8 * module))
+            if n < 8:
+                continue
+            square = np.float32([[1, 1], [7, 1], [7, 7], [1, 7]]) * (n / 8)
+            M = cv2.getPerspectiveTransform(s.quad.astype(np.float32), square)
+            seen = cv2.warpPerspective(g, M, (n, n), flags=cv2.INTER_LINEAR).ravel()
+            sigmas.append(_best_sigma(seen, _ideal(s.marker_id, n)))
+    return float(np.median(sigmas)) if sigmas else None
+
+
+def _ideal(marker_id: int, n: int) -> np.ndarray:
+    """A marker with a one-module white quiet zone, n x n pixels, averaged over each pixel."""
+    big = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
+                                        marker_id, 6 * 16, borderBits=1)
+    big = cv2.copyMakeBorder(big, 16, 16, 16, 16, cv2.BORDER_CONSTANT, value=255)
+    return cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _best_sigma(seen: np.ndarray, ideal: np.ndarray) -> float:
+    best, sigma = np.inf, 0.0
+    for s in np.arange(0.0, 4.01, 0.05):
+        model = (cv2.GaussianBlur(ideal, (0, 0), s) if s > 0 else ideal).ravel()
+        A = np.stack([np.ones_like(model), model], axis=1)
+        coef, *_ = np.linalg.lstsq(A, seen, rcond=None)
+        r = float(np.sum((A @ coef - seen) ** 2))
+        if r < best:
+            best, sigma = r, float(s)
+    return sigma
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .board import Board, find_board
+from .board import Board
 from .kit.draw import board_image
 from .kit.geometry import GridSpec
 from .kit.tokens import CODE_MM, token_by_id, tokens_for
+from .kit_board import find_kit_board
 
 READ_PX_PER_MM = 4.0
 EMPTY_LIMIT = 0.10
@@ -199,10 +200,10 @@ def _second_look(spec: GridSpec, top: np.ndarray, s: float, rc: tuple[int, int],
 
 def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
               s: float = READ_PX_PER_MM) -> GridReading:
-    """Read every cell of a kit board in a frame (calibrating from its markers unless a
-    `board` is given; CalibrationError names missing markers)."""
+    """Read every cell of a kit board in a frame (calibrating on its markers, or three of them
+    and the print, unless a `board` is given; CalibrationError names missing markers)."""
     if board is None:
-        board = find_board(frame, spec.size_mm)
+        board = find_kit_board(frame, spec)
     top = top_view(frame, board, s)
     tokens = _token_cells(spec, top, s)
     ref = _reference(spec, s)

@@ -1,19 +1,23 @@
 """The Rocca judge: turns one settled motion episode into drop / shot / pickup events.
 
 Everything here works in board millimetres on whole tracks, after the stones have settled: a
-verdict never rests on a single frame. The geometry follows the Rubber Band ruling (RULINGS.md,
-Rocca): the band is the convex hull of the two gate stones' footprints; a shot passes a gate when
-the shooter started wholly outside the band, crossed the segment between the gate centres, ended
-wholly outside the band on the other side, and never touched either gate stone. Without a called
-gate (the camera hears no calls) the gate is any eligible gate passed cleanly ("uncalled gates").
+verdict never rests on a single frame. The geometry follows the Rocca ruling on the Rubber
+Band: the band is the convex hull of the two gate stones' footprints; a shot passes a gate when
+the shooter started wholly outside the band, crossed the segment between the gate centres, and
+then was wholly outside the band on the far side at some moment (the pass is made then: a later
+rebound, even back into the band, does not undo it), and never touched either gate stone at any
+moment of the shot. Without a called gate (the camera hears no calls) the gate is any eligible
+gate passed cleanly ("uncalled gates").
 
-Where the evidence is too thin (the shooter was lost near the gate, a contact that the tracks can
-neither confirm nor exclude) the verdict is ``unsure`` with a ``why``, instead of a guess.
+A referee's errors are asymmetric: a foul only on strong evidence. Where the evidence is too thin
+(the shooter was lost near the gate, a contact that the tracks can neither confirm nor exclude, a
+count of stones in doubt that would change the call) the verdict is ``unsure`` with a ``why``,
+instead of a guess; every call carries a ``confidence`` (``confidence``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import cv2
@@ -246,14 +250,35 @@ def _unseen_shooter(ep: Episode, sid: int) -> dict:
 
 
 def shooter_of(ep: Episode) -> int:
-    """The stone the hand set moving: the first moved stone to change, the farthest moved on a
-    tie; one the hand came over before any that no hand came near (``struck``): a stone moves
-    only where something touched it, and a faint stone's place can seem to change from the
-    first frame on (its detection a few millimetres off from one rest to the next)."""
-    return min(ep.shot, key=lambda s: (s in ep.struck, ep.onset.get(s, ep.end), -ep.displacement(s)))
+    """The stone the hand set moving: the first moved stone to change; one the hand came over
+    before any that no hand came near (``struck``): a stone moves only where something touched
+    it, and a faint stone's place can seem to change from the first frame on (its detection a
+    few millimetres off from one rest to the next). Of stones that first changed in the same
+    frame (a flick into a stone a few millimetres away), not one that lay ahead of another along
+    that one's way: a struck stone goes on in the direction it was hit, away from its hitter,
+    and often farther than the hitter (a head-on hit passes the whole run on); then the
+    farthest moved."""
+    def key(s: int) -> tuple[bool, int]:
+        return s in ep.struck, ep.onset.get(s, ep.end)
+
+    first = min(key(s) for s in ep.shot)
+    tied = [s for s in ep.shot if key(s) == first]
+    hitters = [s for s in tied if not any(_ahead(ep, t, s) for t in tied if t != s)]
+    return max(hitters or tied, key=ep.displacement)
 
 
-def judge_shot(ep: Episode) -> dict:
+def _ahead(ep: Episode, hitter: int, stone: int) -> bool:
+    """Whether ``stone`` lay ahead of ``hitter`` along the way both went (each moved towards
+    the side of the line between them that ``stone`` lies on): what a hit looks like."""
+    towards = ep.before[stone].centre - ep.before[hitter].centre
+    moves = [ep.after[s].centre - ep.before[s].centre for s in (hitter, stone)]
+    return all(float(m @ towards) > 0 for m in moves)
+
+
+def judge_shot(ep: Episode, recount: bool = True) -> dict:
+    """One shot's event, with its ``confidence``; a foul only where the stones on the board
+    were counted right as far as can be told (``recount``: look for the signs of a wrong
+    count, ``_count_doubt``)."""
     shooter = shooter_of(ep)
     on_before = [s for s, f in ep.before.items() if f.on_board]
     off = [s for s in on_before if s in ep.after and not ep.after[s].on_board]
@@ -262,6 +287,7 @@ def judge_shot(ep: Episode) -> dict:
              "shooter": shooter, "kind": kind, "gate": None, "verdict": "pass", "fouls": [],
              "off_board": len(off)}
     path = _shooter_path(ep, shooter)
+    margin = 0.0
     if len(on_before) < 2 or shooter not in on_before:
         event["why"] = f"the shooter was not one of {len(on_before)} stones on the board"
     elif shooter in ep.struck and not ep.hand:  # stones do not move by themselves
@@ -269,59 +295,211 @@ def judge_shot(ep: Episode) -> dict:
     elif shooter in ep.lost:  # its path past where it was last seen decides the call
         event["why"] = "the shooter was lost on its way and not found at rest"
     elif kind == "clear":
-        _judge_clear(ep, shooter, path, event)
+        margin = _judge_clear(ep, shooter, path, event)
     else:
-        _judge_gate(ep, shooter, path, [s for s in on_before if s != shooter], event)
+        margin = _judge_gate(ep, shooter, path, [s for s in on_before if s != shooter], event)
+    doubt = _count_doubt(ep, shooter, _call(event)) if recount and "why" not in event else ""
+    if doubt:  # the call may rest on a stone counted wrong: the players decide
+        event["fouls"], event["gate"], event["why"] = [], None, doubt
     if off:
         event["fouls"].append("off_board")
+        margin = np.inf  # a stone at rest off the board is plain to see
     if event["fouls"]:
         event["verdict"] = "foul"
     elif "why" in event:
         event["verdict"] = "unsure"
+    event["confidence"] = confidence(ep, shooter, event["verdict"], margin)
     return event
 
 
+def confidence(ep: Episode, shooter: int, verdict: str, margin: float) -> float:
+    """How sure a verdict is, 0 to 1: 0 for ``unsure`` (no call); for a pass or a foul, 0.5
+    (a coin toss) plus half the share of the evidence's margin: how far the measurement that
+    decided it (a clearance, a depth, how far through the band) lay from the value that would
+    have changed the call, over twice a track's error (TRACK_MM) for full marks; scaled by the
+    share of the shooter's way that was seen rather than filled in between sightings."""
+    if verdict == "unsure":
+        return 0.0
+    track = ep.tracks.get(shooter)
+    seen = float(track.seen.mean()) if track is not None and len(track.seen) else 1.0
+    share = min(max(margin / (2 * TRACK_MM), 0.0), 1.0)
+    return round(0.5 + 0.5 * share * seen, 2)
+
+
+def _count_doubt(ep: Episode, shooter: int, call: str) -> str:
+    """Why ``call`` (a pass or a foul) may rest on stones counted wrong at rest before the
+    shot, or ''.
+
+    A foul is called only on strong evidence, and the count decides the kind of shot and the
+    gates there were: a stone missed at rest can turn a gate shot into a clear, or hide the gate
+    the shooter passed. Two signs that the count was wrong: a stone that turned up during the
+    shot (it lay there unseen, or it is a false detection), and two stones found at rest
+    overlapping deeper than the smaller one's radius (touching stones' footprints overlap by a
+    few millimetres where the contact is blurred; that far, one stone was found twice). The
+    shot is judged again on the other count (the stone that turned up as if it had lain at its
+    place all along; of the overlapping pair, the one that is not the shooter, else the smaller,
+    left out): where that changes the call, the players decide. A shooter found at rest as deep
+    in the place of a stone that did not move is no shooter at rest: the hand took it away, and
+    the stone there was taken for it (where that stone moved too, either may be the one found
+    at the other's place: the shot is judged)."""
+    recounts = [(f"stone {s} turned up during the shot", _with(ep, s)) for s in ep.appeared]
+    on = sorted(s for s, f in ep.before.items() if f.on_board)
+    for a, b in combinations(on, 2):
+        depth = clearance(ep.before[a].outline, ep.before[b].outline)
+        if depth < -min(_size(ep.before[a]), _size(ep.before[b])):
+            twin = b if a == shooter else a if b == shooter else min(
+                (a, b), key=lambda s: _size(ep.before[s]))
+            recounts.append((f"stones {a} and {b} overlap by {-depth:.1f} mm at rest",
+                             _without(ep, twin)))
+    end = ep.after[shooter]
+    for s, f in ep.after.items():
+        depth = clearance(end.outline, f.outline) if s in ep.before and s not in ep.moved else 0.0
+        if depth < -min(_size(end), _size(f)):
+            return (f"the shooter came to rest on stone {s}'s place ({-depth:.1f} mm deep): "
+                    "it may have been taken away, not shot")
+    for why, other in recounts:
+        if other.shot and _call(judge_shot(other, recount=False)) != call:
+            return f"{why}: counted so, the call was not {call}"
+    return ""
+
+
+def _call(event: dict) -> str:
+    """What the shot rules (gates, clears) made of a shot, leaving out stones off the board."""
+    if [f for f in event["fouls"] if f != "off_board"]:
+        return "foul"
+    return "unsure" if "why" in event else "pass"
+
+
+def _size(f: Footprint) -> float:
+    """A footprint's mean radius (mm)."""
+    return float(np.linalg.norm(f.shape, axis=1).mean())
+
+
+def _with(ep: Episode, sid: int) -> Episode:
+    """The episode with stone ``sid`` (found only after it) lying at that place before it."""
+    return replace(ep, before={**ep.before, sid: ep.after[sid]})
+
+
+def _without(ep: Episode, sid: int) -> Episode:
+    """The episode without stone ``sid`` (a false detection)."""
+    return replace(ep, before={s: f for s, f in ep.before.items() if s != sid},
+                   after={s: f for s, f in ep.after.items() if s != sid},
+                   tracks={s: t for s, t in ep.tracks.items() if s != sid})
+
+
 def _shooter_path(ep: Episode, shooter: int) -> np.ndarray:
-    """The shooter's centre from its rest before to its rest after (through its track)."""
+    """The shooter's centre from its rest before to its rest after (through its track).
+
+    Where the track was not seen (blur, a stone of the board's colour) it is filled in with a
+    straight line, which is a sliding stone's way only until it hits something. A stone that
+    started moving while the shooter was unseen (not moved by the hand) was hit there: at that
+    moment the shooter touched it on the side it was driven away from (a hit drives a stone
+    along the line of the two centres), and the way is bent through that point. Only the first
+    stone set moving in each unseen stretch: a later one may have been hit by that one."""
     pts = [ep.before[shooter].centre[None]]
-    if shooter in ep.tracks:
-        pts.append(ep.tracks[shooter].xy)
+    track = ep.tracks.get(shooter)
+    if track is not None:
+        pts.append(_through_hits(ep, shooter, track))
     pts.append(ep.after[shooter].centre[None])
     return np.concatenate(pts)
 
 
-def _contact(ep: Episode, shooter: int, path: np.ndarray, other: int) -> tuple[bool | None, str]:
-    """Did the shooter touch ``other``? True / False, or None with the reason it cannot tell.
+def _through_hits(ep: Episode, shooter: int, track: Track) -> np.ndarray:
+    """The track with each unseen stretch in which it hit a stone bent through the hit."""
+    xy = track.xy.copy()
+    hit = [s for s in ep.moved if s != shooter and s not in ep.pushed and s in ep.onset]
+    k = 0
+    while k < len(xy):
+        if track.seen[k]:
+            k += 1
+            continue
+        j = k
+        while j < len(xy) and not track.seen[j]:
+            j += 1
+        lo, hi = int(track.frames[k]), int(track.frames[j - 1])
+        struck = sorted((ep.onset[s], s) for s in hit if lo <= ep.onset[s] <= hi)
+        if struck:
+            onset, s = struck[0]
+            way = ep.after[s].centre - ep.before[s].centre
+            at = ep.before[s].centre - way / np.linalg.norm(way) * (
+                _size(ep.before[s]) + _size(ep.before[shooter]))
+            a = xy[k - 1] if k else ep.before[shooter].centre
+            b = xy[j] if j < len(xy) else ep.after[shooter].centre
+            m = k + int(np.searchsorted(track.frames[k:j], onset))
+            xy[k:m + 1] = a + (at - a) * (np.arange(1, m - k + 2) / (m - k + 1))[:, None]
+            xy[m:j] = at + (b - at) * (np.arange(0, j - m) / (j - m))[:, None]
+        k = j
+    return xy
 
-    A stone the shooter came near that then moved was touched. Whether it moved at all is
+
+def _contact(ep: Episode, shooter: int, path: np.ndarray,
+             other: int) -> tuple[bool | None, str, float]:
+    """Did the shooter touch ``other``? True / False, or None with the reason it cannot tell;
+    and the margin (mm) by which the deciding measurement cleared the limit that would have
+    changed the answer (``confidence``).
+
+    A stone the shooter came near that then moved was touched, unless another moving stone was
+    nearer it when it started to move (it was struck in a chain, the shooter only came near:
+    then, with no clear overlap, the players decide). Whether it moved at all is
     best told by its patch of the picture (``Episode.shift``, a fraction of a millimetre): a
     stone that did not budge was not touched: an overlap within the track's error is that error;
     a deep one is a touch after all, and in between the verdict is for the players. Without the
     patch (out of view, or something else changed there) overlapping footprints on the track are
     a touch and a graze within the footprints' precision cannot be decided.
+
+    A graze (a sloppy shot brushing a gate stone) leaves faint evidence: the stone's patch
+    shifted by less than STILL_MM but by more than half of it (a still stone's patch reads a
+    tenth of a millimetre or so), or its place at rest changed by a third of MOVE_MM, with
+    the shooter's path within a track's error of it. With the shooter's path also turning there
+    (a sliding stone turns only where it hits something) the two agree: a touch; the faint
+    shift alone is too thin for a foul, and too much for a pass: the players decide. A turn
+    beside a stone whose patch shows no shift at all is not its touch.
     """
     if other not in ep.after:
-        return None, f"stone {other} vanished during the shot"
-    gap = float(path_clearance(resample(path), ep.before[shooter].shape,
-                               ep.before[other].outline).min())
+        return None, f"stone {other} vanished during the shot", 0.0
+    shape, outline = ep.before[shooter].shape, ep.before[other].outline
+    gap = float(path_clearance(resample(path), shape, outline).min())
     shift = ep.shift.get(other)
     moved = ep.displacement(other) > ep.move_mm or (shift is not None and shift >= STILL_MM)
     if moved and gap < NEAR_MM:
-        return True, ""
-    if shift is not None and not moved:  # it did not move at all: how deep the path as a
-        # sliding stone runs it overlaps, not a sighting that jittered into it
-        gap = float(path_clearance(resample(steady(path)), ep.before[shooter].shape,
-                                   ep.before[other].outline).min())
+        hitter = _hitter(ep, shooter, other)
+        if hitter != shooter and gap > -GRAZE_MM:
+            return None, (f"stone {other} was set moving by stone {hitter}; the shooter came "
+                          f"within {gap:+.1f} mm of it"), 0.0
+        return True, "", NEAR_MM - gap
+    if moved:
+        return False, "", gap - NEAR_MM
+    stirred = ep.displacement(other) > ep.move_mm / 3 if shift is None else shift >= STILL_MM / 2
+    if shift is not None:  # it did not move at all: how deep the path as a sliding stone runs
+        # it overlaps, not a sighting that jittered into it
+        gap = float(path_clearance(resample(steady(path)), shape, outline).min())
         if gap < -DEEP_MM:
-            return True, ""
+            return True, "", -DEEP_MM - gap
         if gap < -TRACK_MM:
-            return None, f"the track overlaps stone {other} ({gap:+.1f} mm) but it did not move"
-        return False, ""
-    if gap < -GRAZE_MM or gap <= TRACK_MM and _turned_at(ep, shooter, other):
-        return True, ""
-    if gap <= GRAZE_MM and not moved and ep.displacement(other) > ep.move_mm / 3:
-        return None, f"possible graze of stone {other} ({gap:+.1f} mm)"
-    return False, ""
+            return None, f"the track overlaps stone {other} ({gap:+.1f} mm) but it did not move", 0.0
+    elif gap < -GRAZE_MM:
+        return True, "", -GRAZE_MM - gap
+    if gap <= TRACK_MM and (stirred or shift is None) and _turned_at(ep, shooter, other):
+        return True, "", TRACK_MM - gap
+    if gap <= TRACK_MM and stirred:
+        return None, f"possible graze of stone {other} ({gap:+.1f} mm)", 0.0
+    if stirred:
+        return False, "", gap - TRACK_MM
+    return False, "", gap + (TRACK_MM if shift is not None else GRAZE_MM)
+
+
+def _hitter(ep: Episode, shooter: int, other: int) -> int:
+    """Which moving stone set ``other`` moving: of those seen within NEAR_MM of it in the frame
+    it started to move, the nearest; the shooter where none was seen that near."""
+    start = ep.onset.get(other)
+    near: list[tuple[float, int]] = []
+    for s, track in ep.tracks.items():
+        at = np.flatnonzero((track.frames == start) & track.seen) if s != other else []
+        if len(at) and s in ep.before:
+            gap = float(path_clearance(track.xy[at], ep.before[s].shape,
+                                       ep.before[other].outline)[0])
+            near += [(gap, s)] if gap < NEAR_MM else []
+    return min(near)[1] if near else shooter
 
 
 def _turned_at(ep: Episode, shooter: int, other: int) -> bool:
@@ -337,7 +515,7 @@ def _turned_at(ep: Episode, shooter: int, other: int) -> bool:
     shape = ep.before[shooter].shape
     gaps = path_clearance(pts, shape, ep.before[other].outline)
     k = int(np.argmin(gaps))
-    size = float(np.linalg.norm(shape, axis=1).mean())
+    size = _size(ep.before[shooter])
     far = np.linalg.norm(pts - pts[k], axis=1) >= size
     ins, outs = np.flatnonzero(far[:k]), k + 1 + np.flatnonzero(far[k + 1:])
     if not len(ins) or not len(outs):
@@ -377,7 +555,7 @@ def _on_line(ep: Episode, shooter: int, track: Track | None) -> bool:
     d = b - a
     t = np.clip((pts - a) @ d / max(float(d @ d), 1e-9), 0.0, 1.0)
     off = np.linalg.norm(pts - (a + t[:, None] * d), axis=1)
-    size = float(np.linalg.norm(ep.before[shooter].shape, axis=1).mean())
+    size = _size(ep.before[shooter])
     return bool(off.max() <= size)
 
 
@@ -390,56 +568,113 @@ def _driven(ep: Episode, shooter: int, other: int) -> bool:
     leaves a gap to the shooter's path)."""
     if other not in ep.after or other not in ep.struck or set(ep.moved) - {shooter, other}:
         return False
-    size = float(np.linalg.norm(ep.before[other].shape, axis=1).mean())
+    size = _size(ep.before[other])
     return ep.displacement(other) > size
 
 
-def _judge_clear(ep: Episode, shooter: int, path: np.ndarray, event: dict) -> None:
+def _judge_clear(ep: Episode, shooter: int, path: np.ndarray, event: dict) -> float:
+    """A clear: the shooter must hit the other stone (``missed_clear``). Returns the margin."""
     other = next(s for s, f in ep.before.items() if f.on_board and s != shooter)
-    hit, why = _contact(ep, shooter, path, other)
+    hit, why, margin = _contact(ep, shooter, path, other)
     if hit is not True and _driven(ep, shooter, other):
-        hit = True
+        hit, margin = True, np.inf  # stones do not move by themselves
     if hit is None:
         event["why"] = why
     elif not hit:
         event["fouls"].append("missed_clear")
+    return margin
+
+
+@dataclass
+class _Gate:
+    """One eligible gate the shooter's path crossed: whether (and by how much) it got wholly
+    through, and what it did to the two gate stones."""
+
+    stones: tuple[int, int]
+    through: bool  # wholly outside the band on the far side at some moment after crossing
+    depth: float  # the most the shooter's footprint cleared the band on the far side (mm)
+    hits: list[tuple[bool | None, str, float]]
+
+    @property
+    def touched(self) -> bool:
+        return any(h is True for h, _, _ in self.hits)
+
+    @property
+    def doubts(self) -> list[str]:
+        return [w for h, w, _ in self.hits if h is None]
+
+    @property
+    def margin(self) -> float:
+        """How clear a clean pass was: the nearer of the two gate stones and the depth."""
+        return min([self.depth] + [m for _, _, m in self.hits])
+
+
+def _through(path: np.ndarray, shape: np.ndarray, band: np.ndarray, a: np.ndarray,
+             b: np.ndarray) -> tuple[bool, float] | None:
+    """After the path's first crossing of the segment a-b (None: it never crossed), whether the
+    shooter was ever wholly outside the band on the far side (the side that crossing led to),
+    and by how much at most (negative: never clear of it).
+
+    The Rocca ruling on the Rubber Band: the pass is made at the first such moment; where the shooter
+    goes after it (rebounding off other stones, even back into the band) does not undo it."""
+    cross = crossings(path, a, b)
+    if not cross:
+        return None
+    k = cross[0]
+    heading = side(path[k + 1], a, b) - side(path[k], a, b)  # the way the crossing step went
+    after = path[k + 1:]
+    far = np.array([side(p, a, b) * heading > 0 for p in after], dtype=bool)
+    if not far.any():
+        return False, -np.inf
+    gaps = path_clearance(after[far], shape, band)
+    return bool((gaps > 0).any()), float(gaps.max())
 
 
 def _judge_gate(ep: Episode, shooter: int, path: np.ndarray, others: list[int],
-                event: dict) -> None:
+                event: dict) -> float:
+    """Rubber Band with uncalled gates. Returns the margin of the call (``confidence``).
+
+    A clean pass of any eligible gate passes. A gate the shooter got through but may have
+    touched (a graze the evidence cannot decide) leaves the call to the players: a foul is
+    called only where no clean pass was possible. Then a touched gate stone is
+    ``touched_gate`` (and ``not_through`` where the shooter did not get through that gate);
+    else ``not_through``."""
     me = ep.before[shooter]
     end = ep.after[shooter]
-    touched: list[tuple[int, int, bool]] = []
-    doubts: list[str] = []
+    course = resample(path)
+    gates: list[_Gate] = []
     beyond = False  # came to rest past some eligible gate without its track crossing it
     for a, b in combinations(sorted(others), 2):
         ga, gb = ep.before[a], ep.before[b]
         band = convex(np.concatenate([ga.outline, gb.outline]))
         if clearance(convex(me.outline), band) <= 0:
-            continue  # RULINGS: a shooter overlapping the band before the shot is not eligible
-        s0, s1 = side(me.centre, ga.centre, gb.centre), side(end.centre, ga.centre, gb.centre)
-        through = s0 * s1 < 0 and clearance(convex(end.outline), band) > 0
-        if not crossings(path, ga.centre, gb.centre):
-            beyond |= through
+            continue  # ruling: a shooter overlapping the band before the shot is not eligible
+        crossed = _through(course, me.shape, band, ga.centre, gb.centre)
+        if crossed is None:
+            beyond |= (side(me.centre, ga.centre, gb.centre) * side(end.centre, ga.centre, gb.centre)
+                       < 0 and clearance(convex(end.outline), band) > 0)
             continue
         hits = [_contact(ep, shooter, path, g) for g in (a, b)]
-        if any(h is True for h, _ in hits):
-            touched.append((a, b, through))
-        elif any(h is None for h, _ in hits):
-            doubts += [w for h, w in hits if h is None]
-        elif through:
-            event["gate"] = [a, b]
-            return
-    if touched:
-        a, b, through = touched[0]
-        event["gate"] = [a, b]
-        event["fouls"] += ["touched_gate"] if through else ["touched_gate", "not_through"]
-        return
+        gates.append(_Gate((a, b), crossed[0], crossed[1], hits))
+    clean = [g for g in gates if g.through and not g.touched and not g.doubts]
+    if clean:
+        best = max(clean, key=lambda g: g.margin)
+        event["gate"] = list(best.stones)
+        return best.margin
+    doubts = [w for g in gates if g.through and not g.touched for w in g.doubts]
     if doubts:
         event["why"] = doubts[0]
-        return
+        return 0.0
+    touched = sorted((g for g in gates if g.touched), key=lambda g: not g.through)
+    if touched:
+        g = touched[0]
+        event["gate"] = list(g.stones)
+        event["fouls"] += ["touched_gate"] if g.through else ["touched_gate", "not_through"]
+        return max(m for h, _, m in g.hits if h is True)
     lost = _lost_near(ep, shooter) if beyond else ""
     if lost:
         event["why"] = lost  # it may have gone through a gate while out of sight
-        return
+        return 0.0
     event["fouls"].append("not_through")
+    short = [-g.depth for g in gates]  # how far from wholly through it stayed at best
+    return min(short) if short else np.inf

@@ -25,6 +25,7 @@ from vision.resting import AtRest
 from vision.tracks import Following
 
 STAY_S = 4.0  # how far back a hand that stayed in the picture is remembered
+STRUCK_MM = 1.0  # a stone that comes to rest this near where a stone that moved lay struck it
 HAND_STONES = 4  # a hand in view covers at least this many small stones' squares of the thumbnail
 Detector = Callable[[np.ndarray, np.ndarray | None], list]  # (frame, ignore mask) -> [Stone]
 
@@ -165,8 +166,16 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         # a stone no hand came over that moved was struck (never nudged by the hand)
         struck = {i for i in tracks if i in before and i in after
                   and not self._handled(seg, before[i].centre, before[i])}
+        # a stone the hand moved a little is nudged, not shot, unless it set another stone
+        # moving: it came to lie where a stone that moved lay before (stones do not move by
+        # themselves: it struck that one, which a pinch or a brush never makes); a push in
+        # one motion is a shot however gentle (rules: tap, push or flick)
+        shifted = [j for j in tracks if j in before and j in after
+                   and np.linalg.norm(after[j].centre - before[j].centre) > move_mm]
         pushed = {i for i, t in tracks.items() if i in before and i in after and i not in struck
-                  and self._pushed(seg, t, before[i], after[i])}
+                  and self._pushed(seg, t, before[i], after[i])
+                  and not any(clearance(after[i].outline, before[j].outline) < STRUCK_MM
+                              for j in shifted if j != i)}
         if hand:
             self.slid = {i for i in tracks if i in before and i in after
                          and np.linalg.norm(after[i].centre - before[i].centre) > move_mm}

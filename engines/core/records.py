@@ -11,6 +11,7 @@ the seed is kept so a referee resuming a game continues the same virtual dice.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -101,20 +102,17 @@ def parse_header(data: Any, line: int = 1) -> Header:
 
 
 def read_record(text: str) -> Record:
-    """Parse a record's text; malformed lines raise RecordError with their number."""
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
-        raise RecordError(1, "the record is empty: it needs a header line")
+    """Parse a record's text; malformed lines raise RecordError with their number.
+
+    Lines end at a newline only (a CR before it is dropped): ``str.splitlines`` would also cut
+    at form feeds and Unicode line separators, which JSON allows inside a string."""
     header = None
     actions: list[str] = []
     numbers: list[int] = []
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise RecordError(number, f"not valid JSON ({exc.msg})") from None
+        data = _line_json(raw, number)
         if header is None:
             header = parse_header(data, number)
             continue
@@ -122,15 +120,32 @@ def read_record(text: str) -> Record:
             raise RecordError(number, 'an action line must look like {"action": "..."}')
         actions.append(data["action"])
         numbers.append(number)
-    assert header is not None
+    if header is None:
+        raise RecordError(1, "the record is empty: it needs a header line")
     return Record(header, actions, numbers)
 
 
-def load_record(path: str | os.PathLike) -> Record:
+def _line_json(raw: str, number: int) -> Any:
+    """One line's JSON; RecordError for bad JSON, numbers too long to read, or nesting deeper
+    than the parser's recursion allows (no record line nests more than two levels)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(1, "the file is not UTF-8 text") from None
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise RecordError(number, f"not valid JSON ({exc.msg}, column {exc.colno})") from None
+    except RecursionError:
+        raise RecordError(number, "not a record line: its JSON is nested too deeply") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise RecordError(number, f"not a record line: {str(exc).split(';')[0]}") from None
+
+
+def load_record(path: str | os.PathLike) -> Record:
+    """Read a record file: UTF-8, with or without a byte-order mark."""
+    data = Path(path).read_bytes().removeprefix(codecs.BOM_UTF8)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RecordError(line, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
     return read_record(text)
 
 

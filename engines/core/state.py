@@ -107,7 +107,8 @@ class State(ABC):
         return json.dumps(self.to_json(), indent=1)
 
     def check(self) -> None:
-        """Raise AssertionError if an invariant of the game is broken (used by the tests)."""
+        """Raise AssertionError if an invariant of the game is broken: run by the tests after
+        every action, and by ``Game.from_json`` on every loaded state."""
         return None
 
     def announce(self, action: Action) -> str:
@@ -183,10 +184,18 @@ class Game(ABC):
         """The action a notation names; raises NotationError with the reason."""
 
     def from_json(self, data: Any) -> State:
-        """Rebuild a state from ``to_json`` data; raises StateError naming the bad field."""
+        """Rebuild a state from ``to_json`` data, refused with a StateError naming the bad field
+        or the broken invariant (``State.check``): a saved position the rules can never reach
+        is not played on. A check that trips over malformed data (an index, a key) counts as a
+        broken invariant too."""
         if not isinstance(data, dict):
             raise StateError("a state must be a JSON object")
-        return from_data(self.State, data, "state")
+        state = from_data(self.State, data, "state")
+        try:
+            state.check()
+        except (AssertionError, LookupError, ValueError, TypeError) as exc:
+            raise StateError(f"not a valid {self.title} state: {exc}") from None
+        return state
 
     def apply_text(self, state: State, text: str) -> tuple[State, list[Event]]:
         """Parse and apply one action in notation."""

@@ -1,4 +1,4 @@
-"""Rocca: the bookkeeping referee of a dexterity game (rules/rocca.txt, rules/RULINGS.md).
+"""Rocca: the bookkeeping referee of a dexterity game (the Rocca rules, the rulings).
 
 The engine never decides what happens on the board; drops and shots are chance nodes whose
 outcomes come from the vision judge or the players (see ``outcome_from_verdict``).

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.core import Action, NotationError
+from engines.core.notation import parse_number
 
 GATE_FOULS = ("touched_gate", "not_through")
 """Fouls only a gate shot can commit (rule "Fouls": hit a gate piece; not wholly through)."""
@@ -133,12 +134,6 @@ def make_foul(reasons: list[str] | tuple[str, ...], off_board: int = 0) -> Foul:
     return Foul(tuple(r for r in REASONS if r in reasons), off_board)
 
 
-def _count(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise NotationError(f"{what} must be a whole number, not {text!r}")
-    return int(text)
-
-
 def parse_action(text: str) -> Action:
     """The action a notation names; raises NotationError saying what is wrong."""
     words = text.replace(",", " ").split()
@@ -149,7 +144,7 @@ def parse_action(text: str) -> Action:
         if len(rest) != 1:
             raise NotationError("a drop is written drop LANDED/SPLASHED, e.g. drop 5/1")
         landed, _, splashed = rest[0].partition("/")
-        return Drop(_count(landed, "the pieces that stayed"), _count(splashed or "0", "the splashed pieces"))
+        return Drop(parse_number(landed, "the pieces that stayed"), parse_number(splashed or "0", "the splashed pieces"))
     if head == "shoot" and rest in ([], ["called"]):
         return Shoot(called=bool(rest))
     if head == "foul":
@@ -159,14 +154,14 @@ def parse_action(text: str) -> Action:
             if name == OFF_BOARD:
                 if not sep or off:
                     raise NotationError(f"write {OFF_BOARD}:N once, with N the pieces that left the board")
-                off = _count(n, "the pieces off the board")
+                off = parse_number(n, "the pieces off the board")
                 if off == 0:
                     raise NotationError(f"{OFF_BOARD} needs at least 1 piece")
             else:
                 reasons.append(w)
         return make_foul(reasons, off)
     if head == "timeout" and len(rest) == 1:
-        seat = _count(rest[0], "the seat number")
+        seat = parse_number(rest[0], "the seat number")
         if seat < 1:
             raise NotationError("seats are numbered from 1")
         return Timeout(seat - 1)

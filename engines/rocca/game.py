@@ -13,7 +13,7 @@ from .state import RoccaState, start
 
 
 class Rocca(Game):
-    """Rocca (2020 rule booklet) with rules/RULINGS.md. Players are seated clockwise in the
+    """Rocca (2020 rule booklet) with the rulings. Players are seated clockwise in the
     order given; the first seat starts."""
 
     id = "rocca"

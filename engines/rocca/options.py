@@ -1,4 +1,4 @@
-"""Rocca's options: the RULINGS choices and the variants of the rule text, each documented."""
+"""Rocca's options: the ruling choices and the variants of the rule text, each documented."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ class RoccaOptions:
         False,
         "Read the gate-call rule literally: an uncalled shot that touches any piece fouls "
         "(foul reason uncalled_contact); a called gate is recorded with 'shoot called'. "
-        "Off: the gate a shot passed counts as the obvious call (RULINGS).",
+        "Off: the gate a shot passed counts as the obvious call (ruling).",
     )
     chess_clock: bool = option(
         False, "Time each turn with a chess clock: 'timeout SEAT' puts that player out."

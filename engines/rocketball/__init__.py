@@ -1,6 +1,6 @@
 """Rocketball (Invisible City Productions, 2001) with every variant of its Appendix A.
 
-Rule text: rules/rocketball.txt; open points fixed by rules/RULINGS.md; notation and
+Rule text: the Rocketball rules; open points fixed by the rulings; notation and
 options: docs/games/rocketball.md.
 """
 

@@ -1,6 +1,6 @@
 """The Rocketball field: squares, directions, walls, edge arrows and goals.
 
-The rule text lost its picture, so the geometry follows rules/RULINGS.md: 11 rows by 7
+The rule text lost its picture, so the geometry follows the rulings: 11 rows by 7
 columns, row 0 at the North end, the centre at (5, 3), goals beyond the middle three columns
 of each end. A square is an int ``row * COLS + col``; its name (``d6``) has the column as a
 letter a-g from West to East and the rank as a number 1-11 from South to North, so the South
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import enum
 from typing import Literal
+
+from engines.core.notation import whole_number
 
 ROWS = 11
 COLS = 7
@@ -77,10 +79,8 @@ def name(square: int) -> str:
 def parse_square(text: str) -> int | None:
     """The square a name like ``d6`` names, or None."""
     text = text.strip().lower()
-    if len(text) < 2 or text[0] not in "abcdefg" or not text[1:].isdigit():
-        return None
-    rank = int(text[1:])
-    if not 1 <= rank <= ROWS:
+    rank = whole_number(text[1:])
+    if len(text) < 2 or text[0] not in "abcdefg" or rank is None or not 1 <= rank <= ROWS:
         return None
     return at(ROWS - rank, "abcdefg".index(text[0]))
 
@@ -101,7 +101,7 @@ def _neighbours(square: int) -> dict[Dir, int | None]:
 def goal_entered(square: int, d: Dir) -> int | None:
     """The seat whose goal a ball enters by leaving ``square`` toward ``d``, or None (a wall).
 
-    RULINGS: leaving row 0 northward in a goal column enters the North goal, leaving row 10
+    ruling: leaving row 0 northward in a goal column enters the North goal, leaving row 10
     southward in a goal column enters the South goal."""
     row, col = row_col(square)
     if col not in GOAL_COLS:
@@ -116,7 +116,7 @@ def goal_entered(square: int, d: Dir) -> int | None:
 def wall_arrow(square: int, d: Dir, edge_arrows: EdgeArrows, end_walls: EndWalls) -> Dir:
     """The way the wall crossed by leaving ``square`` toward ``d`` turns the ball.
 
-    Side edges carry alternating arrows (RULINGS ``edge_arrows``): "point" = West even rows N,
+    Side edges carry alternating arrows (ruling ``edge_arrows``): "point" = West even rows N,
     odd rows S, East the reverse (point symmetry); "mirror" = both sides as the West edge.
     The end walls beside the goals (``end_walls``): "reflect" points back into the field,
     "toward_goal" points along the wall toward the goal. At a corner the wall being crossed
@@ -139,7 +139,7 @@ def on_edge(square: int) -> bool:
 
 
 def _near_goal(square: int) -> bool:
-    """RULINGS: within king-move distance 2 of a goal square, except exactly two diagonal steps."""
+    """Ruling: within king-move distance 2 of a goal square, except exactly two diagonal steps."""
     row, col = row_col(square)
     for goal_row in (-1, ROWS):
         for goal_col in GOAL_COLS:

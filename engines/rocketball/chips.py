@@ -2,7 +2,7 @@
 
 The base game has 76 vortex chips; each variant of Appendix A adds its own kind to the bag.
 A bag is a multiset, so it is kept as a count per kind: a draw is a chance outcome whose
-probability is that kind's share of the chips left (RULINGS: the windbag is a bag).
+probability is that kind's share of the chips left (ruling: the windbag is a bag).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rocketball's options: the RULINGS defaults and every variant of Appendix A.
+"""Rocketball's options: the ruling defaults and every variant of Appendix A.
 
 Each variant is a switch; the ones the text gives as "6 to 8 chips" have a count beside the
 switch (default 7, the middle of the range), checked by ``validate``.
@@ -22,12 +22,12 @@ COUNT_RANGE = (1, 20)
 class Options:
     edge_arrows: EdgeArrows = option(
         "point",
-        "Side-edge arrows (RULINGS): 'point' = West even rows N, odd S, East the reverse; "
+        "Side-edge arrows (ruling): 'point' = West even rows N, odd S, East the reverse; "
         "'mirror' = both sides like the West edge.",
     )
     end_walls: EndWalls = option(
         "reflect",
-        "End walls beside the goals (RULINGS): 'reflect' turns the ball back into the field, "
+        "End walls beside the goals (ruling): 'reflect' turns the ball back into the field, "
         "'toward_goal' turns it along the wall toward the goal.",
     )
     bumpers: bool = option(False, "Bumpers variant: bumper chips in the windbag (Appendix A).")

@@ -145,19 +145,31 @@ class RocketballState(State):
         return render(self)
 
     def check(self) -> None:
-        counts = Counter(chip.kind for chip in self.board if chip is not None)
-        assert not counts[Kind.DJINN], "a djinn never stays on the field"
-        if self.hand:
-            counts[self.hand] += 1
+        """The position is one the rules can reach: the field's size, every chip accounted for
+        (field + bag + hand + out of play = the start bag), the centre bare, the rocketballs on
+        the field, the seats real ones, and nobody already on two points in a game going on."""
+        assert len(self.board) == SQUARES, f"the field has {SQUARES} squares, not {len(self.board)}"
+        field = Counter(chip.kind for chip in self.board if chip is not None)
+        assert not field[Kind.DJINN], "a djinn never stays on the field"
         start = self.options.start_bag()
         for k in KINDS:
             assert self.bag[k] >= 0 and self.removed[k] >= 0, f"a negative count of {k.value}"
-            total = counts[k] + self.bag[k] + self.removed[k]
-            assert total == start[k], f"{k.value}: {total} on the field, in the bag, in hand and out, not {start[k]}"
+            held = int(self.hand is k)
+            total = field[k] + self.bag[k] + held + self.removed[k]
+            assert total == start[k], (
+                f"{k.value}: {field[k]} on the field, {self.bag[k]} in the bag, {held} in hand and "
+                f"{self.removed[k]} out of play make {total}, but the game has {start[k]}")
         assert self.board[CENTRE] is None, "the centre square never holds a chip"
-        assert len(self.board) == SQUARES
-        assert len(self.balls) == (2 if self.options.assault else 1)
-        assert all(0 <= b.square < SQUARES for b in self.balls)
+        balls = 2 if self.options.assault else 1
+        assert len(self.balls) == balls, f"{len(self.balls)} rocketballs, not {balls}"
+        for b in self.balls:
+            assert 0 <= b.square < SQUARES, f"the rocketball is off the field (square {b.square})"
+            assert 0 <= b.home < SQUARES, f"the rocketball restarts off the field (square {b.home})"
+            assert b.steps >= 0, "a negative number of moves left"
+        assert self.windbag in (0, 1), f"the windbag is held by seat {self.windbag}, not 0 or 1"
+        assert self.actor in (0, 1), f"seat {self.actor} is to act, not 0 or 1"
+        assert 0 <= self.pending < len(self.balls), f"a roll for ball {self.pending}, not in play"
+        assert min(self.score) >= 0, "a negative score"
         assert (self.phase is Phase.OVER) == (self.outcome is not None)
         if self.phase is not Phase.OVER:
             assert max(self.score) < 2, "a player with two points has won"

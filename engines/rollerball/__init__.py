@@ -1,7 +1,7 @@
 """Rollerball v4 (Curufea, 2013) with Expansion 1 as an option.
 
-Rule text: rules/rollerball-v4.txt; the board geometry and the Expansion 1 summary come from
-rules/RULINGS.md; notation, options and the engine's own rulings: docs/games/rollerball.md.
+Rule text: the Rollerball v4 rules; the board geometry and the Expansion 1 summary come from
+the rulings; notation, options and the engine's own rulings: docs/games/rollerball.md.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ MAX_RINGS = 8
 
 @dataclass(frozen=True)
 class Options:
-    rings: int = option(3, "Concentric tracks around the 2x2 logo (RULINGS.md): the board is "
+    rings: int = option(3, "Concentric tracks around the 2x2 logo (the rulings): the board is "
                         "2*rings+2 squares a side. 2 to 8; 5-6 players need at least 3.")
     expansion: bool = option(False, "Add Expansion 1: Corner Up, Corner Down, Direction Changer "
                              "and Ball Killer cards.")

@@ -1,6 +1,6 @@
 """The Rollerball board: concentric clockwise tracks around the 2x2 logo.
 
-The rule text lost its picture; the geometry follows rules/RULINGS.md. With R rings the board
+The rule text lost its picture; the geometry follows the rulings. With R rings the board
 is (2R+2) squares a side; ring 0 is the outermost track, ring R-1 the innermost, and the four
 middle squares hold the logo (no track, no workman). A square is known by its name
 everywhere (state, notation, displays): the column as a letter from West to East and the rank
@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cache
 
 from engines.core import NotationError
+from engines.core.notation import whole_number
 
 
 class Board:
@@ -83,9 +84,10 @@ class Board:
     def parse_square(self, text: str) -> str:
         """The canonical name of a typed square; NotationError if it is no track square."""
         text = text.strip().lower()
-        if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+        rank = whole_number(text[1:])
+        if len(text) < 2 or not text[0].isalpha() or rank is None:
             raise NotationError(f"{text!r} is not a square (a column letter and a rank, like c7)")
-        col, rank = ord(text[0]) - ord("a"), int(text[1:])
+        col = ord(text[0]) - ord("a")
         if not (0 <= col < self.side and 1 <= rank <= self.side):
             raise NotationError(f"{text} is off the board")
         if self._depth(self.side - rank, col) >= self.rings:

@@ -1,6 +1,6 @@
 """Ball movement: every ball two steps a turn, one square per step, all in lock-step.
 
-Rule text "Turns" 1 and "Diversions", with the geometry of RULINGS.md. One step is worked
+Rule text "Turns" 1 and "Diversions", with the geometry of the rulings. One step is worked
 out in three passes, so that balls really move at the same time:
 
 1. every ball leaves its square: along its track, across a track changer whose entry square
@@ -95,7 +95,7 @@ class Motion:
     def dead_end(self, card: Card) -> bool:
         """Expansion 1: after a Direction Changer, balls run into the curve of a straight track
         changer from its far end, a dead end they hop over (the text's "Dead Ends"); corner
-        cards still change a reversed ball's ring (RULINGS.md)."""
+        cards still change a reversed ball's ring (the rulings)."""
         return self.reverse and card.changes_track and card.code not in CORNER_CHANGERS
 
     def advance(self, ball: Ball, dest: str) -> Ball:

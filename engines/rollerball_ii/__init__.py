@@ -1,4 +1,4 @@
-"""Rollerball II: the card-driven match simulation (rules/rollerball-ii.txt, with RULINGS.md).
+"""Rollerball II: the card-driven match simulation (the Rollerball II rules, with the rulings).
 
 Two coaches (seat 0 home, seat 1 visitors) or one playing solitaire; every FAC draw and every
 D10 is a chance outcome. The player tables, the FAC deck and the Penalty/Matrix card are data
@@ -8,15 +8,17 @@ an option, or loaded from a file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
-from ..core import Action, Game, IllegalAction, StateError, option
-from .data import load_deck, load_game_card
+from ..core import Action, Game, IllegalAction, OptionError, option
+from .data import DataError, load_deck, load_game_card, load_tables
 from .notation import parse
 from .state import MatchState
-from .teams import starting_lineup, team_for
+from .teams import load_team, starting_lineup, team_for
+
+T = TypeVar("T")
 
 __all__ = ["RollerballII", "MatchState"]
 
@@ -37,7 +39,7 @@ class Options:
     game_card: str | None = option(None, "Penalty/Matrix card file; null: the packaged card.")
     periods: int = option(4, "Periods in a match (rule text: four 15-minute periods).")
     facs_per_period: int = option(30, "FACs per period (rule text: 30, half the deck).")
-    facs_per_minute: int = option(2, "FACs per penalty minute (RULINGS.md: 2, so 3 min = 6 FACs).")
+    facs_per_minute: int = option(2, "FACs per penalty minute (the rulings: 2, so 3 min = 6 FACs).")
     assist_previous: bool = option(
         False, "Also credit an assist to the teammate in control on the previous FAC "
         "(the rule text's optional Scoresheet assist).")
@@ -46,6 +48,14 @@ class Options:
         for name in ("periods", "facs_per_period", "facs_per_minute"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+
+
+def data_option(name: str, load: Callable[[Any], T], path: str | None) -> T:
+    """``load(path)``, with a faulty file reported as the option ``name``'s error."""
+    try:
+        return load(path)
+    except DataError as exc:
+        raise OptionError(f"option {name}: {exc}") from None
 
 
 class RollerballII(Game):
@@ -62,12 +72,19 @@ class RollerballII(Game):
     )
 
     def __init__(self, options=None):
+        """Every data file the options name is loaded and checked here, so a bad one stops the
+        set-up (of a match, a replay, a table config) with an OptionError naming the option."""
         super().__init__(options)
         o = self.options
-        deck = load_deck(o.deck, o.game_card)
-        load_game_card(o.game_card)
+        data_option("game_card", load_game_card, o.game_card)
+        deck = data_option("deck", lambda path: load_deck(path, o.game_card), o.deck)
+        data_option("tables", load_tables, o.tables)
+        for name in ("home_roster", "visitors_roster"):
+            if getattr(o, name) is not None:
+                data_option(name, load_team, getattr(o, name))
         if o.facs_per_period > len(deck):
-            raise ValueError(f"facs_per_period ({o.facs_per_period}) exceeds the deck's {len(deck)} cards")
+            raise OptionError(
+                f"facs_per_period ({o.facs_per_period}) exceeds the deck's {len(deck)} cards")
 
     def new(self, players: Sequence[str] | None = None) -> MatchState:
         from .flow import new_ball
@@ -95,12 +112,3 @@ class RollerballII(Game):
 
     def parse(self, text: str) -> Action:
         return parse(text)
-
-    def from_json(self, data) -> MatchState:
-        """A state from JSON, refused with a StateError if it breaks an invariant."""
-        state = super().from_json(data)
-        try:
-            state.check()
-        except (AssertionError, KeyError, ValueError, IndexError) as exc:
-            raise StateError(f"not a Rollerball II match: {exc}") from None
-        return state

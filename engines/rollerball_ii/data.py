@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -52,8 +53,12 @@ def stamp(*paths: str) -> tuple:
 
 
 def read(path: str | Path) -> dict[str, Any]:
+    """A data file's top-level table. Only a regular file is read: a folder, a device or a pipe
+    named by mistake would fail obscurely or never end."""
     path = Path(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise DataError(f"{path}: not a regular file (a folder or a device?)")
         raw = path.read_bytes()
     except OSError as exc:
         raise DataError(f"{path}: cannot read it ({exc.strerror})") from None
@@ -123,7 +128,9 @@ def _load_tables(path: str, _stamp: tuple) -> Tables:
         for exp in EXPERIENCE:
             for side in ("offence", "defence"):
                 where = f"{path}: [{pos}.{exp}] {side}"
-                given = data.get(pos, {}).get(exp, {}).get(side) if isinstance(data.get(pos), dict) else None
+                table = data.get(pos)
+                level = table.get(exp) if isinstance(table, dict) else None
+                given = level.get(side) if isinstance(level, dict) else None
                 if not isinstance(given, list) or not given:
                     raise DataError(f"{where}: missing (a list of rows)")
                 rows[pos, exp, side] = tuple(

@@ -35,6 +35,11 @@ class Flow:
     biker: str | None = None
     turnover: bool = False
 
+    @property
+    def restarts(self) -> bool:
+        """Play restarts with a new ball once the section is read (flow.after_reading)."""
+        return self.goal is not None or self.gutter or self.new_ball or self.incident
+
 
 UNTIL_TEXT = {"new_ball": "until the next new ball", "period": "for the rest of the period",
               "match": "for the rest of the match"}
@@ -64,6 +69,7 @@ def set_slot(st, team: int, slot: str, number: int | None) -> Any:
 
 class Reader:
     def __init__(self, st, section: str, rolls: tuple[int, ...]):
+        self.before = st
         self.st = st
         self.section = section
         self.rolls = rolls
@@ -274,9 +280,25 @@ class Reader:
         self.flow.incident = True
         self.say("ejection", f"EJECTED {self.st.players[at[0]]} {p.label}", team=at[0], number=number)
 
+    def sit_out_restart(self) -> None:
+        """Those this section keeps out until the next new ball also sit out the ball fired at
+        once when the section itself restarts play (the rule text's sample ATTACK (BIKER): a
+        penalty, and the Biker hit out until the next new ball). A section that does not restart
+        play (a rest alone) leaves them out only until the next ball is fired."""
+        if not self.flow.restarts:
+            return
+
+        def later(entries, earlier):
+            return tuple(replace(e, ball=e.ball + 1) if e.until == "new_ball" and e not in earlier
+                         else e for e in entries)
+
+        self.st = replace(self.st, out=later(self.st.out, set(self.before.out)),
+                          box=later(self.st.box, set(self.before.box)))
+
 
 def read(st, card: int, section: str, rolls: tuple[int, ...]) -> Reader:
     """Execute ``section`` of FAC ``card``; raises NeedRoll when more dice are needed."""
     reader = Reader(st, section, rolls)
     reader.run(st.cards[card - 1].sections[section].effects)
+    reader.sit_out_restart()
     return reader

@@ -47,10 +47,10 @@ def next_card(st, ev, reading: str):
 
 
 def new_ball(st, ev):
-    """Restart: those out "until the next new ball" return once a ball after the restart their
-    own incident caused is fired (docs/games/rollerball-ii.md)."""
+    """Restart: those out "until the next new ball" return once a ball after the last one they
+    sit out is fired (``Out.ball``; docs/games/rollerball-ii.md)."""
     balls = st.balls + 1
-    st = release(st, ev, lambda e: e.until == "new_ball" and e.ball <= balls - 2)
+    st = release(st, ev, lambda e: e.until == "new_ball" and e.ball < balls)
     st = replace(st, balls=balls, control=None, play=None, holder=None)
     return next_card(st, ev, "fires")
 
@@ -244,8 +244,10 @@ def biker_joins(st, ev, slot: str):
         return next_card(replace(st, play=None), ev, "action")
     ev.append(Event("biker", f"{st.players[play.team]} {slot} {st.at(play.team, slot).label} joins the play"))
     if Act(play.dfn) is Act.BKR:  # Biker against Biker (rule text, Action notes 4)
-        if st.at(1 - play.team, slot) is None:
-            play = replace(play, off_actor=slot, def_actor=None, dfn=Act.EMPTY.value, dice="off")
+        if st.at(1 - play.team, slot) is None:  # his one die meets "[Position Empty]", even
+            # after a breakaway, whose die counted for both sides
+            play = replace(play, off_actor=slot, def_actor=None, dfn=Act.EMPTY.value, dice="off",
+                           matched=False)
         else:
             play = replace(play, off_actor=slot, def_actor=slot, dfn="", dice="both")
     else:  # the Biker's roll meets the defender's result (Action notes 3)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import Action, NotationError
+from ..core.notation import parse_number
 from .data import SLOTS
 
 
@@ -72,10 +73,7 @@ USAGE = "write fac N, roll O D, d10 N, roll, card, sub SLOT NUMBER or pick SLOT"
 
 
 def _int(text: str, what: str, low: int, high: int | None = None) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise NotationError(f"{text!r} is not a number ({what})") from None
+    n = parse_number(text, what)
     if n < low or (high is not None and n > high):
         raise NotationError(f"{what} must be {low}-{high}" if high is not None else f"{what} must be at least {low}")
     return n

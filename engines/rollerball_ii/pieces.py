@@ -39,6 +39,7 @@ class Boxed:
     until: int | str
     """The FAC count at which the Penalty Expires card turns up, or "new_ball"/"period"."""
     ball: int
+    """The last ball he sits out (see ``Out.ball``)."""
     card: int
     """Which Penalty Expires card marks it (1-based)."""
     then_out: bool = False
@@ -54,6 +55,8 @@ class Out:
     number: int
     until: str
     ball: int
+    """The last ball he sits out: the one in play when he left, or the ball fired at once when
+    the section that sent him off restarts play (so "until the next new ball" is never empty)."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
+from ..core.notation import whole_number
 from .data import EXPERIENCE, POSITIONS, SLOTS, TABLES, DataError, Tables, load_tables, read, stamp
 from .matrix import CODES, LETTER, Act
 
@@ -85,9 +86,10 @@ def generate_team(name: str, tables: Tables, seed: int) -> Team:
 def team_for(ref: str, seat: str, tables: str | None = None) -> Team:
     """The roster a state refers to: "seed:N" generates one from the tables, anything else is
     a roster file's path."""
-    if ref.startswith("seed:"):
+    seed = whole_number(ref[5:]) if ref.startswith("seed:") else None
+    if seed is not None:
         path = str(tables or TABLES)
-        return _generated(seat, int(ref[5:]), path, stamp(path))
+        return _generated(seat, seed, path, stamp(path))
     return load_team(ref)
 
 

@@ -1,7 +1,7 @@
 """The 9x7 board of Stoneball: fields, zones, directions and the field names of the notation.
 
 A field is ``(row, column)``, row 0 at the North edge and column 0 at the West edge, as in
-rules/RULINGS.md. Seat 0 plays White (Marble) from the South, seat 1 Black (Granite) from the
+the rulings. Seat 0 plays White (Marble) from the South, seat 1 Black (Granite) from the
 North. The notation names columns ``a``-``g`` (West to East) and rows ``1``-``9`` counted from
 White's end, like a chess board seen from White: row 8 is rank 1, row 0 is rank 9.
 """
@@ -68,7 +68,7 @@ def rotate(step: Step, eighths: int) -> Step:
 
 
 def is_backward(step: Step, side: int) -> bool:
-    """A step with any component toward the side's own end (RULINGS: "backwards")."""
+    """A step with any component toward the side's own end (ruling: "backwards")."""
     return step[0] == HOME_STEP[side]
 
 

@@ -39,9 +39,15 @@ class Plan:
     push: tuple[Field, ...] = ()
 
 
-def plan(owner: Mapping[Field, int], ball: Field, me: int, move: Move) -> Plan:
+def plan(
+    owner: Mapping[Field, int], ball: Field, me: int, move: Move, opponent_blocks: bool = False
+) -> Plan:
     """Classify ``move`` by ``me`` in the position ``owner`` (field -> seat) with the Ball on
-    ``ball``; raise IllegalAction naming the broken rule."""
+    ``ball``; raise IllegalAction naming the broken rule.
+
+    V.1 forbids passing over an opponent's piece only for a skip; a chase and a ram ask only
+    for the Ball or the opponent's piece two fields away In Line. ``opponent_blocks`` is the
+    stricter reading: an opponent's piece between blocks a chase and a ram too."""
     src, dst = move.src, move.dst
     opp = 1 - me
     if owner.get(src) != me:
@@ -82,7 +88,12 @@ def plan(owner: Mapping[Field, int], ball: Field, me: int, move: Move) -> Plan:
         return Plan("take" if dst == ball else "move", move)
     middle = owner.get(add(src, step))
     if middle == opp:
-        raise IllegalAction("you cannot skip an opponent's piece")
+        if held != opp and dst != ball:
+            raise IllegalAction("you cannot skip an opponent's piece")
+        if opponent_blocks:
+            raise IllegalAction(
+                "a chase or a ram never passes over an opponent's piece (option opponent_blocks)"
+            )
     if held == opp:
         return ram(owner, me, move, step, "ram")
     if dst == ball:
@@ -127,11 +138,13 @@ def candidates(owner: Mapping[Field, int], me: int) -> Iterator[Move]:
                     yield Move(src, dst)
 
 
-def legal_plans(owner: Mapping[Field, int], ball: Field, me: int) -> list[Plan]:
+def legal_plans(
+    owner: Mapping[Field, int], ball: Field, me: int, opponent_blocks: bool = False
+) -> list[Plan]:
     plans = []
     for move in candidates(owner, me):
         try:
-            plans.append(plan(owner, ball, me, move))
+            plans.append(plan(owner, ball, me, move, opponent_blocks))
         except IllegalAction:
             continue
     return plans

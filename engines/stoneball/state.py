@@ -64,6 +64,8 @@ class StoneballState(State):
     """Completed turns of both players together."""
     winner: int | None = None
     max_turns: int | None = None
+    opponent_blocks: bool = False
+    """The option: an opponent's piece between blocks a chase and a ram, not only a skip."""
 
     @cached_property
     def owner(self) -> dict[Field, int]:
@@ -95,7 +97,7 @@ class StoneballState(State):
         return SIDE_NAMES[seat] if player.lower() == SIDE_NAMES[seat].lower() else f"{SIDE_NAMES[seat]} ({player})"
 
     def plans(self) -> list[Plan]:
-        return legal_plans(self.owner, self.ball, self.mover)
+        return legal_plans(self.owner, self.ball, self.mover, self.opponent_blocks)
 
     def legal_actions(self) -> list[Action]:
         if self.result is not None:
@@ -118,7 +120,7 @@ class StoneballState(State):
             events = [Event("pass", f"{self.side(self.mover)} cannot move and passes")]
             return self._finish_turn(events)
         if isinstance(action, Move):
-            return self._move(plan(self.owner, self.ball, self.mover, action))
+            return self._move(plan(self.owner, self.ball, self.mover, action, self.opponent_blocks))
         raise IllegalAction(f"{action!r} is not a Stoneball action")
 
     def _move(self, p: Plan) -> tuple[StoneballState, list[Event]]:

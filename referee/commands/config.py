@@ -1,7 +1,14 @@
-"""``tabletop config check FILE``: read a table config and say what it wires, or what is wrong."""
+"""``tabletop config check FILE``: read a table config and say what it wires, or what is wrong.
+
+It runs the same checks as every command that loads a config (``run``, ``kiosk``, ``doctor``),
+the ``[kiosk]`` section included, so a file it passes is not refused at the game night; and it
+looks on this machine for an absolute journal path's folder, as opening the journal will."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from referee import journal_file
 from referee.cli import UserError
 from referee.config import ConfigError, TableConfig, load_config
 
@@ -19,6 +26,12 @@ def run(args) -> int:
         config = load_config(args.file)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
+    journal = Path(config.journal)
+    if journal.is_absolute():  # a relative one is placed when the table starts
+        try:
+            journal_file.inspect(journal)
+        except journal_file.Unusable as exc:
+            raise UserError(f"{args.file}: table.journal: {exc}") from None
     for line in summary(config):
         print(line)
     return 0
@@ -50,5 +63,9 @@ def summary(config: TableConfig) -> list[str]:
         lines.append(f"camera: {src}")
     if config.buzzer_pin is not None:
         lines.append(f"buzzer: GPIO{config.buzzer_pin}")
+    if k := config.kiosk:
+        bots = f"; bots: {', '.join(k.bots)}" if k.bots else ""
+        lines.append(f"kiosk: {', '.join(k.games)}; big screen {k.web_bind}:{k.web_port}, "
+                     f"admin PIN {'set' if k.admin_pin else 'none (read-only page)'}{bots}")
     lines.append("config OK")
     return lines

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from referee.cli import UserError
-from referee.journal import Journal, JournalError
+from referee.journal import Journal, JournalDamaged, JournalError
 
 
 def register(sub) -> None:
@@ -23,10 +22,12 @@ def register(sub) -> None:
 
 
 def _open(path: str) -> Journal:
-    if not Path(path).is_file():
-        raise UserError(f"{path}: no such journal")
+    """Opened read-only: looking at a journal never changes it, a damaged one included."""
     try:
-        return Journal(path)
+        return Journal(path, read_only=True)
+    except JournalDamaged as exc:
+        raise UserError(f"{exc} (left as it is; `tabletop run` and `tabletop kiosk` move a damaged "
+                        "journal aside and start a new one)") from None
     except JournalError as exc:
         raise UserError(str(exc)) from None
 

@@ -29,7 +29,7 @@ from device.keyboard import HELP, KeyboardInput
 from engines.core import IllegalAction, OptionError
 from referee.cli import UserError
 from referee.config import ConfigError, TableConfig
-from referee.journal import Journal, JournalError
+from referee.journal import Journal, JournalError, open_for_table
 from referee.kiosk_config import KioskConfig, load_kiosk_config
 from referee.night import Night
 from referee.notify import Notifier
@@ -80,17 +80,19 @@ def run(args) -> int:
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     events: queue.Queue[InputEvent] = queue.Queue()
+    # systemd may stop the service while it is still starting: the quit then waits in the queue
+    signal.signal(signal.SIGTERM, lambda *_: events.put(InputEvent(source="systemd", kind="quit")))
     path = journal_path(config, args.journal)
     notifier = Notifier()
     try:
-        journal = Journal(path)
+        journal = open_for_table(path)
     except JournalError as exc:
         raise UserError(str(exc)) from None
     try:
         if args.sim:
             wiring = wire_sim(config.seat_names, args.output, args.out)
         else:
-            wiring = wire_config(config, events.put)
+            wiring = wire_config(config, events)
     except (GPIOZeroError, LumaError, OSError, ConfigError) as exc:
         journal.close()
         raise UserError(f"cannot open the table's devices: {exc} (`--sim` runs on emulated displays)") from None
@@ -108,7 +110,6 @@ def run(args) -> int:
         if args.sim and sys.stdin.isatty():  # a person at the desktop plays every seat's panel
             print(HELP)
             KeyboardInput(events.put, sys.stdin).start()
-        signal.signal(signal.SIGTERM, lambda *_: events.put(InputEvent(source="systemd", kind="quit")))
         night.run(events)
     except (OptionError, IllegalAction, JournalError, CameraError) as exc:
         raise UserError(str(exc)) from None

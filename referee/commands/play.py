@@ -48,6 +48,11 @@ def run(args) -> int:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"cannot read {exc.filename}: {exc.strerror}") from None
+    if args.save:  # a path that cannot be written is said now, before anyone plays
+        try:
+            tg.record.write(args.save)
+        except OSError as exc:
+            raise UserError(f"cannot write the record {args.save}: {exc.strerror}") from None
     tg.out(f"{game.title}: {', '.join(players)}. Type 'help' for the commands.")
     tg.play()
     if tg.save:

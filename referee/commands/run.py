@@ -21,7 +21,7 @@ from engines.core import IllegalAction, OptionError
 from engines.core.registry import game_class, game_ids
 from referee.cli import UserError
 from referee.config import ConfigError, load_config
-from referee.journal import Journal, JournalError
+from referee.journal import JournalError, open_for_table
 from referee.screens import mover_text
 from referee.session import Session
 from referee.table import SIM_OUTPUTS, wire_config, wire_sim
@@ -76,7 +76,7 @@ def run(args) -> int:
         bots = {i for i, p in enumerate(players) if p in args.bot or str(i + 1) in args.bot}
         dice = args.dice or (config.dice if config else "virtual")
         seed = args.seed if args.seed is not None else (config.seed if config else None)
-        journal = Journal(journal_path)
+        journal = open_for_table(journal_path)
         if args.new and (old := journal.unfinished(game_id)):
             journal.abandon(old.id)
         if config:

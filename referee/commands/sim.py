@@ -1,7 +1,9 @@
 """``tabletop sim rollerball-ii --matches N --seed S``: whole simulated matches, season totals.
 
 The referee rolls every die and draws every FAC with a seeded RNG; both coaches are the plain
-simulation coach (engines/rollerball_ii/coach.py).
+simulation coach (engines/rollerball_ii/coach.py). A season carries injuries over from match to
+match; ``--fresh`` starts each match with full rosters, so the win rates and their intervals
+compare the two sides over independent matches.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the referee's dice and cards")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--players", default="home,visitors", help="the two team names, home first")
+    p.add_argument("--fresh", action="store_true",
+                   help="start every match with full rosters (no injuries carried over), so the "
+                        "matches are independent: for comparing the two sides")
     p.add_argument("--sheet", action="store_true", help="print every match's scoresheet")
     p.add_argument("--json", metavar="FILE", help="write the season totals and scoresheets as JSON")
     p.add_argument("--write-rosters", metavar="DIR",
@@ -48,7 +53,7 @@ def run(args) -> int:
     if args.write_rosters:
         return write_rosters(load(args.game, options).new(players), args.write_rosters)
     rng = random.Random(args.seed)
-    season = Season((players[0], players[1]))
+    season = Season((players[0], players[1]), carries=not args.fresh)
     sheets = []
     started = time.perf_counter()
     for i in range(args.matches):
@@ -63,6 +68,9 @@ def run(args) -> int:
             sheets.append(scoresheet(final))
     elapsed = time.perf_counter() - started
     print(season.text())
+    if season.carries:
+        print("  (injuries carried over tie each match to the ones before, so the intervals assume "
+              "more independence than there is; --fresh plays independent matches)")
     print(f"{args.matches} matches in {elapsed:.1f} s")
     if args.json:
         try:

@@ -3,29 +3,30 @@
 The page is read-only: GET serves the page, the night's latest snapshot and the camera view.
 The one action (abandon the game in play) is a POST that must carry the admin PIN; it is posted
 to the referee's queue like any device's event, so the night loop stays the only writer. Wrong
-PINs are counted and, after a few, refused for a while, so a guest's phone cannot guess one.
+PINs are counted per client and, after a few, that client is refused for a while (pins.py), so a
+guest's phone cannot guess one. Connections are bounded in number and in time (limits.py).
 By default the server binds to 127.0.0.1: only the Chromium on the Pi's HDMI screen sees it.
 """
 
 from __future__ import annotations
 
-import hmac
 import json
 import threading
-import time
 from collections.abc import Callable
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from device.events import InputEvent
 
 from .camera import CameraView
+from .limits import MAX_CLIENTS, REQUEST_SECONDS, BoundedHTTPServer, deadline_reader
 from .page import PAGE
+from .pins import LOCKOUT_SECONDS, MAX_WRONG_PINS, PinGuard
+
+__all__ = ["LOCKOUT_SECONDS", "MAX_WRONG_PINS", "BigScreen"]
 
 ACTIONS = ("abandon",)
-MAX_WRONG_PINS = 5
-LOCKOUT_SECONDS = 60.0
 MAX_BODY = 4096
 
 
@@ -34,16 +35,14 @@ class BigScreen:
 
     def __init__(self, snapshot: Callable[[], dict[str, Any]], post: Callable[[InputEvent], None],
                  admin_pin: str | None = None, camera: CameraView | None = None,
-                 bind: str = "127.0.0.1", port: int = 8080):
+                 bind: str = "127.0.0.1", port: int = 8080, *, max_clients: int = MAX_CLIENTS,
+                 request_seconds: float = REQUEST_SECONDS):
         self.snapshot = snapshot
         self.post = post
-        self.admin_pin = admin_pin
+        self.pins = PinGuard(admin_pin)
         self.camera = camera
-        self.wrong_pins = 0
-        self.locked_until = 0.0
-        self._lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer((bind, port), _handler(self))
-        self.httpd.daemon_threads = True
+        self.request_seconds = request_seconds
+        self.httpd = BoundedHTTPServer((bind, port), _handler(self), max_clients)
         self.thread = threading.Thread(target=self.httpd.serve_forever, name="big screen", daemon=True)
 
     @property
@@ -61,27 +60,18 @@ class BigScreen:
         if self.camera:
             self.camera.close()
 
-    def check_pin(self, pin: Any) -> tuple[HTTPStatus, str]:
-        """Whether an action may run; the reply's status and message."""
-        with self._lock:
-            if not self.admin_pin:
-                return HTTPStatus.FORBIDDEN, "the page is read-only: no admin PIN is configured"
-            if time.monotonic() < self.locked_until:
-                return HTTPStatus.TOO_MANY_REQUESTS, "too many wrong PINs; try again in a minute"
-            if isinstance(pin, str) and hmac.compare_digest(pin.encode(), self.admin_pin.encode()):
-                self.wrong_pins = 0
-                return HTTPStatus.ACCEPTED, "ok"
-            self.wrong_pins += 1
-            if self.wrong_pins >= MAX_WRONG_PINS:
-                self.wrong_pins = 0
-                self.locked_until = time.monotonic() + LOCKOUT_SECONDS
-            return HTTPStatus.FORBIDDEN, "wrong PIN"
-
 
 def _handler(screen: BigScreen) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "TabletopBigScreen"
         sys_version = ""
+        default_request_version = "HTTP/1.0"  # a malformed request's error has a status line too
+        timeout = screen.request_seconds
+
+        def setup(self) -> None:
+            super().setup()
+            self.rfile.close()
+            self.rfile = deadline_reader(self.connection, screen.request_seconds)
 
         def log_message(self, format: str, *args) -> None:  # noqa: A002 (http.server's name)
             return  # the journal is the record; an access log would only wear the SD card
@@ -139,15 +129,12 @@ def _handler(screen: BigScreen) -> type[BaseHTTPRequestHandler]:
             if self.path != "/action":
                 return self._json(HTTPStatus.NOT_FOUND, {"message": f"no action at {self.path}"})
             try:
-                length = int(self.headers.get("Content-Length", "0"))
-                if not 0 < length <= MAX_BODY:
-                    raise ValueError("an action is a small JSON object")
-                body = json.loads(self.rfile.read(length))
-                if not isinstance(body, dict):
-                    raise ValueError("an action is a JSON object")
+                body = self._body()
+            except TimeoutError:
+                return self._json(HTTPStatus.REQUEST_TIMEOUT, {"message": "the request body did not arrive in time"})
             except ValueError as exc:
                 return self._json(HTTPStatus.BAD_REQUEST, {"message": f"bad request: {exc}"})
-            status, message = screen.check_pin(body.get("pin"))
+            status, message = screen.pins.check(self.client_address[0], body.get("pin"))
             if status != HTTPStatus.ACCEPTED:
                 return self._json(status, {"message": message})
             action = body.get("action")
@@ -155,6 +142,23 @@ def _handler(screen: BigScreen) -> type[BaseHTTPRequestHandler]:
                 return self._json(HTTPStatus.BAD_REQUEST, {"message": f"unknown action {action!r}"})
             screen.post(InputEvent(source="web", kind="admin", key=action))
             self._json(HTTPStatus.ACCEPTED, {"message": f"{action}: sent to the referee"})
+
+        def _body(self) -> dict[str, Any]:
+            """The action's JSON object; ValueError says what is wrong with it."""
+            length = self.headers.get("Content-Length", "")
+            if not (length.isascii() and length.isdigit() and 0 < int(length) <= MAX_BODY):
+                raise ValueError(f"an action is a JSON object of 1 to {MAX_BODY} bytes with its "
+                                 f"Content-Length, not {length[:20]!r}")
+            data = self.rfile.read(int(length))
+            if len(data) < int(length):
+                raise ValueError(f"the body ended after {len(data)} of {length} bytes")
+            try:
+                body = json.loads(data)
+            except RecursionError:
+                raise ValueError("the JSON is nested too deeply") from None
+            if not isinstance(body, dict):
+                raise ValueError("an action is a JSON object")
+            return body
 
         def _refuse(self) -> None:
             self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"message": "the big screen is read-only"})

@@ -195,6 +195,11 @@ class FakePanel:
         with self._stepped:
             return self._stepped.wait_for(predicate, timeout)
 
+    def led_mode(self, role):
+        """The mode (proto.LED_OFF/ON/BLINK) the Pi last set for an LED, or None if never."""
+        mode = self.panel.leds._modes.get(proto.LEDS.index(role))
+        return mode and mode[0]
+
     def tap(self, role):
         """Press and release a button, each held until the firmware has sent its edge."""
         for down in (True, False):

@@ -1,4 +1,4 @@
-"""The conformance suite every engine runs (DESIGN.md, "Engines").
+"""The conformance suite every engine runs (the engine protocol of engines.core).
 
 For each game and each of its ``sample_setups``: random playouts never raise on legal
 actions and never break the game's invariants; every state survives a JSON round trip;

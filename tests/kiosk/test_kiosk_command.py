@@ -14,15 +14,10 @@ from referee.cli import main
 from referee.commands.kiosk import journal_path
 from referee.config import parse_config
 from referee.web.server import BigScreen
+from tests.wired.bench import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs/examples/kiosk.toml"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_the_example_kiosk_config_runs_as_a_notify_service(tmp_path):

@@ -7,31 +7,11 @@ import socket
 import threading
 import time
 
-import pytest
-
 from device.events import InputEvent
 from referee.notify import Notifier
 
+from .conftest import received
 from .table import KioskTable
-
-
-@pytest.fixture
-def systemd_socket(tmp_path):
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(str(tmp_path / "notify"))
-    sock.settimeout(2.0)
-    yield sock, str(tmp_path / "notify")
-    sock.close()
-
-
-def received(sock) -> list[str]:
-    out = []
-    sock.settimeout(0.05)
-    while True:
-        try:
-            out.append(sock.recv(4096).decode())
-        except TimeoutError:
-            return out
 
 
 def test_outside_systemd_nothing_is_sent():
@@ -77,8 +57,8 @@ def test_the_night_loop_pings_while_it_waits_for_the_buttons(systemd_socket, fac
     t.night.notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "200000"})
     events: queue.Queue = queue.Queue()
     events.put(InputEvent("script", "press", "ok"))
+    started = time.monotonic()  # before the timer starts: the quit comes 0.5 s after this at the soonest
     threading.Timer(0.5, lambda: events.put(InputEvent("systemd", "quit"))).start()
-    started = time.monotonic()
     t.night.run(events)
     assert time.monotonic() - started >= 0.5
     messages = [received_first := sock.recv(4096).decode()] + received(sock)

@@ -1,6 +1,10 @@
 """The big-screen server over HTTP: read-only by default, one action behind the admin PIN."""
 
 import json
+import select
+import socket
+import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -9,6 +13,7 @@ import pytest
 from referee.config import ConfigError
 from referee.kiosk_config import KioskConfig, parse_kiosk
 from referee.web.server import MAX_WRONG_PINS, BigScreen
+from tests.hostile.raw_http import exchange, post, reply
 
 from .table import KioskTable
 
@@ -107,3 +112,83 @@ def test_kiosk_config_checks_name_the_key():
     for message, data in cases.items():
         with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
             parse_kiosk(data, ["ana", "ben"])
+
+
+def small_screen(posted: list, pin: str | None = "2468", **limits) -> BigScreen:
+    return BigScreen(lambda: {"phase": "attract"}, posted.append, pin, port=0, **limits).start()
+
+
+def test_wrong_pins_lock_out_only_the_client_that_guessed():
+    """A guest's phone guessing the PIN is refused; the organiser's device still gets through."""
+    posted: list = []
+    screen = small_screen(posted)
+    try:
+        guess = json.dumps({"action": "abandon", "pin": "0000"}).encode()
+        right = json.dumps({"action": "abandon", "pin": "2468"}).encode()
+        for _ in range(MAX_WRONG_PINS):
+            assert reply(exchange(screen.httpd.server_address, post("/action", guess), source="127.0.0.2")) \
+                == (403, "wrong PIN")
+        status, message = reply(exchange(screen.httpd.server_address, post("/action", right), source="127.0.0.2"))
+        assert status == 429 and "too many wrong PINs" in message
+        status, _ = reply(exchange(screen.httpd.server_address, post("/action", right), source="127.0.0.1"))
+        assert status == 202 and [e.key for e in posted] == ["abandon"]
+    finally:
+        screen.close()
+
+
+def test_stalled_clients_hold_a_bounded_number_of_threads_and_time_out():
+    """Two hundred clients that connect and say nothing: at most max_clients threads serve them,
+    the rest are told 503 at once, and after the request deadline the page answers again."""
+    screen = small_screen([], max_clients=8, request_seconds=3.0)
+    before = threading.active_count()
+    stalled = []
+    try:
+        for _ in range(200):
+            stalled.append(socket.create_connection(screen.httpd.server_address, timeout=5))
+        time.sleep(0.3)
+        assert threading.active_count() - before <= 8
+        busy = 0
+        for s in stalled[8:]:
+            data = s.recv(4096)
+            busy += data.startswith(b"HTTP/1.0 503") and b"busy" in data
+        assert busy == 192
+        for s in stalled[:8]:  # the served ones are cut off at the deadline, without a reply
+            assert s.recv(4096) == b""
+        status, _, _ = fetch(screen.url + "state.json")
+        assert status == 200
+    finally:
+        for s in stalled:
+            s.close()
+        screen.close()
+
+
+def test_a_request_trickled_a_byte_at_a_time_is_cut_off_at_the_deadline():
+    screen = small_screen([], request_seconds=1.0)
+    try:
+        with socket.create_connection(screen.httpd.server_address, timeout=5) as s:
+            start = time.monotonic()
+            closed = False
+            for byte in b"GET /state.json HTTP/1.1\r\nX-Slow: " + b"a" * 100:
+                try:
+                    s.send(bytes([byte]))
+                except OSError:
+                    closed = True
+                    break
+                if select.select([s], [], [], 0.1)[0]:
+                    closed = s.recv(4096) == b""
+                    break
+            assert closed and time.monotonic() - start < 3
+    finally:
+        screen.close()
+
+
+def test_a_body_shorter_than_its_length_gets_408_and_a_nested_one_400():
+    screen = small_screen([], request_seconds=1.0)
+    try:
+        address = screen.httpd.server_address
+        status, message = reply(exchange(address, post("/action", b'{"pin": "2', length=200)))
+        assert status == 408 and "did not arrive in time" in message
+        status, message = reply(exchange(address, post("/action", b"[" * 4096)))
+        assert status == 400 and "nested too deeply" in message
+    finally:
+        screen.close()

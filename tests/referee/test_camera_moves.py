@@ -112,7 +112,7 @@ def test_two_chips_at_once_are_refused_with_what_differs():
 
 
 def test_rotating_the_chip_just_rotated_by_the_other_player_gives_the_engines_reason():
-    """RULINGS/rules: a chip the opponent rotated last turn may not be rotated back at once."""
+    """The rules: a chip the opponent rotated last turn may not be rotated back at once."""
     game, state = after_two_rolls()
     board = list(state.board)
     board[15] = Chip(Kind.VORTEX, Dir.N)
@@ -133,7 +133,7 @@ def test_only_games_with_a_kit_reading_are_followed():
 
 
 def test_a_stoneball_move_is_read_from_the_board():
-    """Stoneball: White moves first (RULINGS); a piece moved one field forward reads as that
+    """Stoneball: White moves first (ruling); a piece moved one field forward reads as that
     move, and a piece lifted off the board matches no move."""
     game = load("stoneball")
     state = game.new()

@@ -1,5 +1,5 @@
-"""Rocca's chess clock at the referee (rocca.txt "Variations": a player out of time is out;
-RULINGS "Variants"), run on a fake clock: the time left on the displays, the running clock
+"""Rocca's chess clock at the referee (Rocca rules "Variations": a player out of time is out;
+rulings "Variants"), run on a fake clock: the time left on the displays, the running clock
 following the turn, and the referee's timer posting the engine's ``timeout``."""
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ def test_run_plays_scripted_presses_from_named_seats(tmp_path):
 @pytest.mark.parametrize("game, script, shown", [
     ("stoneball", "white:ok white:ok", "white: b2b3"),
     ("rollerball", "north:ok", "north: bid (secret)"),
-    ("rollerball-ii", "home:ok", "home: roll"),
+    ("rollerball-ii", "visitors:ok", "visitors: roll"),  # seed 1 fires FAC 27 to the visitors
 ])
 def test_run_sim_plays_every_game_from_the_panel_keys(tmp_path, game, script, shown):
     out = tabletop("run", "--sim", "--game", game, "--seed", "1", "--output", "memory",

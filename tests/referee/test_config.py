@@ -120,3 +120,40 @@ def test_camera_dice_with_a_camera_loads():
     c = config('\n[camera]\nkind = "file"\npath = "table.mp4"\n',
                ('dice = "virtual"', 'game = "rocketball"\ndice = "camera"'))
     assert (c.dice, c.camera.kind, c.camera.path) == ("camera", "file", "table.mp4")
+
+
+def test_config_check_reads_the_kiosk_section_too(tmp_path, capsys):
+    """One validator for the whole file: the game night's own section is summarised when good and
+    refused, naming its key, when not (before, `config check` skipped it and `kiosk` refused it)."""
+    from referee.cli import main
+
+    good = tmp_path / "good.toml"
+    good.write_text(GOOD + '\n[kiosk]\ngames = ["rocca", "stoneball"]\nbots = ["south"]\n'
+                    '[kiosk.web]\nadmin_pin = "2468"\n')
+    assert main(["config", "check", str(good)]) == 0
+    assert ("kiosk: rocca, stoneball; big screen 127.0.0.1:8080, admin PIN set; bots: south"
+            in capsys.readouterr().out)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GOOD + "\n[kiosk.web]\nport = 70000\n")
+    assert main(["config", "check", str(bad)]) == 1
+    assert capsys.readouterr().err == (f"tabletop: {bad}: kiosk.web.port: 70000 is not a TCP port "
+                                       "(0 to 65535; 0: any free port)\n")
+
+
+def test_a_config_without_a_kiosk_section_offers_every_game_on_this_pi_only():
+    from engines.core.registry import game_ids
+
+    kiosk = config().kiosk
+    assert kiosk.games == tuple(game_ids()) and (kiosk.web_bind, kiosk.web_port) == ("127.0.0.1", 8080)
+    assert kiosk.admin_pin is None
+
+
+def test_a_serial_port_reached_through_a_link_is_the_same_port(tmp_path):
+    """Two seats cannot share a panel, even when one names it by a /dev/serial/by-id/ style link."""
+    port = tmp_path / "ttyACM0"
+    port.touch()
+    (tmp_path / "by-id").symlink_to(port)
+    seats = [{"name": "north", "serial": {"port": str(port)}},
+             {"name": "south", "serial": {"port": str(tmp_path / "by-id")}}]
+    with pytest.raises(ConfigError, match=r"seats\[1\]\.serial\.port: .* is already used by seats\[0\]\.serial\.port"):
+        parse_config({"seats": seats})

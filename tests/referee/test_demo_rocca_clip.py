@@ -1,9 +1,9 @@
 """The Rocca clip of ``tabletop demo``: a generated turn written as video, judged frame by frame,
 refereed through a session whose displays are GIFs and whose actions go to the journal.
 
-Rules: rocca.txt "Starting a turn" (the ante: two pieces each with two players), "Dropping pieces"
+Rules: Rocca rules "Starting a turn" (the ante: two pieces each with two players), "Dropping pieces"
 (pieces off the board at the drop are set aside), "Shooting pieces" (a clean gate shot wins the
-shooter), "Fouls" (a foul ends the turn); RULINGS.md Rocca (the judge's call is a proposal a
+shooter), "Fouls" (a foul ends the turn); the Rocca rulings (the judge's call is a proposal a
 person confirms or overrules).
 """
 
@@ -181,7 +181,7 @@ def screen(displays, seat) -> str:
 
 
 def test_two_players_ante_two_each_so_the_clip_drop_of_four_seats_two():
-    """rocca.txt "Starting a turn": two players ante two each; three or more ante one each."""
+    """Rocca rules "Starting a turn": two players ante two each; three or more ante one each."""
     assert players_for(4) == ["Ada", "Ben"] and len(players_for(5)) == 5
     with pytest.raises(ValueError, match="drops 8 pieces"):
         players_for(8)

@@ -115,7 +115,7 @@ def lit(displays, seat, x, y):
 
 
 def test_rocketball_board_picture_shows_the_ball_and_only_the_movers_cursor(tmp_path):
-    """Rocketball field (RULINGS: 7 columns by 11 rows, goals beyond the middle three columns):
+    """Rocketball field (ruling: 7 columns by 11 rows, goals beyond the middle three columns):
     the ball is drawn on its square; only the seat to move sees its cursor."""
     from engines.rocketball.board import COLS
 
@@ -133,7 +133,7 @@ def test_rocketball_board_picture_shows_the_ball_and_only_the_movers_cursor(tmp_
 
 
 def test_rocketball_timed_tug_of_war_the_referees_timer_reverses_the_goals_with_a_banner(tmp_path):
-    """Rocketball Tug-of-War, timed (RULINGS): the referee runs the timer and announces every
+    """Rocketball Tug-of-War, timed (ruling): the referee runs the timer and announces every
     reversal on all displays."""
     import queue
 

@@ -57,13 +57,8 @@ class SerialTable:
     def table_screen(self) -> str:
         return " ".join(read_lines(self.display.image))
 
-    def turn_led(self, seat: str) -> int | None:
-        """The mode the panel's firmware was last told for its turn LED."""
-        mode = self.panels[seat].panel.leds._modes.get(proto.LEDS.index("turn"))
-        return mode and mode[0]
-
     def wait_led(self, seat: str, mode: int) -> bool:
-        return self.panels[seat].wait_until(lambda: self.turn_led(seat) == mode, TIMEOUT)
+        return self.panels[seat].wait_until(lambda: self.panels[seat].led_mode("turn") == mode, TIMEOUT)
 
     def close(self) -> None:
         self.wiring.close()
@@ -91,7 +86,7 @@ def test_rocca_played_on_serial_panels_survives_an_unplugged_panel_without_losin
     assert t.wait_led("ana", proto.LED_BLINK) and t.wait_led("ben", proto.LED_BLINK)  # the drop: anyone reports
     t.tap("ana", "0")
     t.pump_until(lambda: len(t.actions()) == 1)
-    assert t.actions() == ["drop 4/0"]  # two players ante two pieces each (RULINGS variants)
+    assert t.actions() == ["drop 4/0"]  # two players ante two pieces each (the rulings' variants)
     assert t.wait_led("ana", proto.LED_ON) and t.wait_led("ben", proto.LED_OFF)
     t.tap("ana", "ok")
     t.pump_until(lambda: len(t.actions()) == 2)

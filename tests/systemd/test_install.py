@@ -93,7 +93,7 @@ def test_uninstall_keeps_the_journal_unless_purged_and_is_safe_twice(tmp_path):
     journal.parent.mkdir(parents=True)
     journal.write_bytes(b"the night's games")
     dry = uninstall("--root", root, "--dry-run")
-    assert "would run: rm -rf" in dry.stdout and (root / "etc/systemd/system/tabletop-referee.service").exists()
+    assert "would run: rm -f" in dry.stdout and (root / "etc/systemd/system/tabletop-referee.service").exists()
     uninstall("--root", root)
     for gone in ("etc/systemd/system/tabletop-referee.service", "etc/udev/rules.d/99-tabletop-panels.rules",
                  "etc/xdg/autostart/tabletop-bigscreen.desktop", "opt/tabletop",
@@ -104,3 +104,66 @@ def test_uninstall_keeps_the_journal_unless_purged_and_is_safe_twice(tmp_path):
     assert "absent: /etc/systemd/system/tabletop-referee.service" in again.stdout
     uninstall("--root", root, "--purge")
     assert not journal.exists() and not (root / "etc/tabletop").exists()
+
+
+def test_uninstall_removes_only_what_the_manifest_names_even_with_prefix_usr(tmp_path):
+    """`--prefix /usr` once meant `rm -rf /usr`: now only the installer's own files go."""
+    root = tmp_path / "root"
+    (root / "usr/bin").mkdir(parents=True)
+    (root / "usr/bin/python3").write_text("the system's own")
+    install("--root", root, "--no-venv", "--prefix", "/usr")
+    manifest = (root / "etc/tabletop/install-manifest").read_text().splitlines()
+    assert manifest[0] == "prefix /usr" and "file /usr/share/doc/kiosk.md" in manifest
+    assert "dir /usr" not in manifest and "dir /usr/share" in manifest
+    done = uninstall("--root", root, "--prefix", "/usr")
+    assert (root / "usr/bin/python3").read_text() == "the system's own"
+    assert not (root / "usr/share").exists(), "the folders the installer made are gone once empty"
+    assert "rm -rf" not in done.stdout, "no folder is removed whole, only files and empty folders"
+
+
+def test_uninstall_without_a_manifest_or_with_another_prefix_removes_nothing(tmp_path):
+    root = tmp_path / "root"
+    (root / "opt/tabletop/venv").mkdir(parents=True)
+    before = tree(root)
+    done = uninstall("--root", root, check=False)
+    assert done.returncode == 1 and "no /etc/tabletop/install-manifest" in done.stderr
+    assert "nothing is removed" in done.stderr and tree(root) == before
+    install("--root", root, "--no-venv")
+    before = tree(root)
+    done = uninstall("--root", root, "--prefix", "/usr", check=False)
+    assert done.returncode == 1 and "put the program in /opt/tabletop, not there" in done.stderr
+    assert tree(root) == before
+
+
+def test_a_damaged_manifest_stops_the_uninstall_before_anything_goes(tmp_path):
+    root = tmp_path / "root"
+    root.mkdir()
+    install("--root", root, "--no-venv")
+    manifest = root / "etc/tabletop/install-manifest"
+    for bad, says in (("tree /usr", "refusing to remove the top-level folder /usr"),
+                      ("file /etc/../usr", "is not a plain path"),
+                      ("file relative/path", "is not an absolute path"),
+                      ("wipe /", "unknown entry")):
+        good = manifest.read_text()
+        manifest.write_text(good + bad + "\n")
+        before = tree(root)
+        done = uninstall("--root", root, check=False)
+        assert done.returncode == 1 and says in done.stderr, done.stderr
+        assert tree(root) == before
+        manifest.write_text(good)
+
+
+def test_the_table_config_holding_the_admin_pin_is_0640_root_tabletop(tmp_path):
+    """The admin PIN is in table.toml: the service's group may read it, other accounts may not."""
+    root = tmp_path / "root"
+    root.mkdir()
+    install("--root", root, "--no-venv")
+    config = root / "etc/tabletop/table.toml"
+    groups = dict(line.split(":")[0:3:2] for line in (root / "etc/group").read_text().splitlines())
+    st = config.stat()
+    assert oct(st.st_mode & 0o777) == "0o640"
+    if os.getuid() == 0:  # only root can hand a file to another group; the Pi's install is root's
+        assert (st.st_uid, st.st_gid) == (0, int(groups["tabletop"]))
+    config.chmod(0o644)  # as an installer before this one left it
+    again = install("--root", root, "--no-venv")
+    assert oct(config.stat().st_mode & 0o777) == "0o640" and "run: chmod 0640" in again.stdout

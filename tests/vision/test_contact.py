@@ -1,8 +1,8 @@
 """Tracks through contacts and the contacts the judge calls, on short drawn clips (not the scene
 generator): the script of each clip is the truth, to the millimetre.
 
-Rules: RULINGS.md Rocca (Rubber Band: touching a gate piece is a foul even when the shooter goes
-through; a clear passes only when the shooter hits the other piece), rocca.txt "Fouls".
+Rules: the Rocca rulings (Rubber Band: touching a gate piece is a foul even when the shooter goes
+through; a clear passes only when the shooter hits the other piece), Rocca rules "Fouls".
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def clears():
 
 
 def test_clear_that_hits_and_rests_against_the_other_stone_passes(clears):
-    """RULINGS Rocca, clears: a clear passes when the shooter hits the other piece. The two end
+    """Rocca ruling, clears: a clear passes when the shooter hits the other piece. The two end
     touching (one blob at rest): the tracks keep both identities through the contact, and both
     stones are reported where they came to rest."""
     events, judge = clears[True]
@@ -100,7 +100,7 @@ def test_clear_that_hits_and_rests_against_the_other_stone_passes(clears):
 
 
 def test_clear_that_stops_short_is_missed(clears):
-    """RULINGS Rocca, clears: stopping short of the other piece is a missed clear."""
+    """Rocca ruling, clears: stopping short of the other piece is a missed clear."""
     events, _ = clears[False]
     (shot,) = [e for e in events if e["type"] == "shot"]
     assert (shot["kind"], shot["verdict"], shot["fouls"]) == ("clear", "foul", ["missed_clear"])
@@ -117,7 +117,7 @@ def _gate_pass(lane: float, push: float) -> list[np.ndarray]:
 
 
 def test_near_pass_by_a_gate_stone_that_did_not_move_is_no_touch():
-    """RULINGS Rocca, Rubber Band: a shot through the gate passes unless it touched a gate piece.
+    """Rocca ruling, Rubber Band: a shot through the gate passes unless it touched a gate piece.
     The shooter passes 3 mm from a gate stone, which does not move at all (its patch of the
     picture is unchanged): no touch, whatever the track's millimetre of error."""
     events, _ = _run(_gate_pass(GATE[0][1] + 2 * R + 3.0, 0.0))
@@ -127,7 +127,7 @@ def test_near_pass_by_a_gate_stone_that_did_not_move_is_no_touch():
 
 
 def test_touching_a_gate_stone_is_a_foul_even_when_the_shooter_goes_through():
-    """RULINGS Rocca, Rubber Band: touching a gate piece is a foul even when the shooter goes
+    """Rocca ruling, Rubber Band: touching a gate piece is a foul even when the shooter goes
     through. The shooter grazes a gate stone, which moves a millimetre (under a pixel and a
     half here, less than two detections can tell apart)."""
     events, _ = _run(_gate_pass(GATE[0][1] + 2 * R - 1.0, 1.0))
@@ -152,7 +152,7 @@ def _stop_near_the_gate_stones_place(c: Composer, pushed: int, stop: tuple[float
 
 
 def test_a_shooter_stopping_beside_the_gate_stone_it_drove_on_is_not_that_stone():
-    """RULINGS Rocca, Rubber Band: a shooter that does not get through the gate fouls. The
+    """Rocca ruling, Rubber Band: a shooter that does not get through the gate fouls. The
     shooter (2, dark) drives gate stone 0 (light) 50 mm on and stops 10 mm off that stone's
     place, inside the band. The stone found there after is another colour: the shooter come to
     rest, not the gate stone found a little off its place (the shooter gone on through the
@@ -167,7 +167,7 @@ def test_a_shooter_stopping_beside_the_gate_stone_it_drove_on_is_not_that_stone(
 
 
 def test_a_shooter_of_the_gate_stones_colour_stopping_on_its_place_is_not_that_stone():
-    """RULINGS Rocca, Rubber Band: a shooter that does not get through the gate fouls. As
+    """Rocca ruling, Rubber Band: a shooter that does not get through the gate fouls. As
     above, but the shooter (2) has the gate stone's colour (6) and stops 8 mm off that stone's
     place, where the gate stone would be found a little off its place: its track went on 50 mm
     to where it lies, so the stone found on its place is the shooter, and each is reported
@@ -233,7 +233,7 @@ def test_patch_shift_sees_past_a_stone_that_came_to_rest_against_it():
     """A clear's shooter comes to rest against the stone it struck, which moved a few tenths of a
     pixel (less than two detections tell apart). The shooter in the struck stone's patch hides
     that move from a plain comparison; leaving the shooter's place out of the fit measures it,
-    so the hit is seen (RULINGS Rocca, clears: a clear passes when it hits the other piece)."""
+    so the hit is seen (Rocca ruling, clears: a clear passes when it hits the other piece)."""
     rng = np.random.default_rng(5)
     struck = DrawnStone(200.0, 150.0, R, (40, 40, 160), 1)
     scene = draw_scene([struck], size_mm=SIZE_MM)
@@ -313,7 +313,7 @@ def _disc(sid: int, x: float, y: float) -> Footprint:
 
 @pytest.mark.parametrize("shift,expect", [(0.05, "pass"), (None, "foul"), (0.8, "foul")])
 def test_a_graze_within_the_tracks_error_is_decided_by_whether_the_gate_stone_moved(shift, expect):
-    """RULINGS Rocca, Rubber Band (touching a gate piece is a foul). The track overlaps a gate
+    """Rocca ruling, Rubber Band (touching a gate piece is a foul). The track overlaps a gate
     stone by 1.5 mm, within a track's error: if its patch shows it did not move at all, there was
     no touch; if it moved (0.8 mm, far below what two detections can tell), it was touched;
     without that evidence overlapping footprints count as a touch."""
@@ -341,7 +341,7 @@ def test_a_graze_the_patch_contradicts_is_for_the_players():
 
 
 def test_one_sighting_jittered_into_a_gate_stone_that_did_not_move_is_no_touch():
-    """RULINGS Rocca, Rubber Band: the shooter that goes through the gate touching neither gate
+    """Rocca ruling, Rubber Band: the shooter that goes through the gate touching neither gate
     stone passes. It slides by a gate stone 2 mm clear of it; one sighting, its blob's centre
     dragged aside by its shadow's fringe, lies 3 mm into that stone, whose patch shows it did not
     move at all. A sliding stone does not dip into a stone and out again in one frame without
@@ -356,7 +356,7 @@ def test_one_sighting_jittered_into_a_gate_stone_that_did_not_move_is_no_touch()
 
 
 def test_a_stone_come_to_rest_on_a_marker_is_still_on_the_table():
-    """rocca.txt "Fouls": a shot that goes through no gate is a foul (not through). The shooter
+    """Rocca rules "Fouls": a shot that goes through no gate is a foul (not through). The shooter
     (a small stone) slides away from the gate and comes to rest on the NE marker's white
     sticker, where the still detector does not look (a marker is never a stone). It stands out
     less from its surroundings there than the sticker did, but it brought its own colour: it is
@@ -400,7 +400,7 @@ def _off(fp: Footprint) -> Footprint:
 
 
 def test_one_stone_turning_up_beside_a_shot_is_no_drop():
-    """rocca.txt "Fouls" (not through): the shot is judged though one new "stone" turned up on
+    """Rocca rules "Fouls" (not through): the shot is judged though one new "stone" turned up on
     the table beside the board meanwhile (a thing on the table taken for a stone where the
     picture flickered); a drop brings two stones or more, so this one is no drop."""
     before = {0: _disc(0, 100, 200), 1: _disc(1, 200, 150), 2: _disc(2, 200, 250)}
@@ -412,7 +412,7 @@ def test_one_stone_turning_up_beside_a_shot_is_no_drop():
 
 
 def test_a_stone_moved_on_the_table_around_the_board_is_no_shot():
-    """Only stones on the board are in play (RULINGS Rocca: pieces off the board are set aside): one
+    """Only stones on the board are in play (Rocca ruling: pieces off the board are set aside): one
     that moved on the table and stays there (a splashed stone tidied away, a thing on the table
     found as a stone in two places) makes no shot; one shot from the board onto the table does."""
     before = {0: _disc(0, 100, 200), 1: _disc(1, 300, 200), 5: _off(_disc(5, -60, 100))}
@@ -465,7 +465,7 @@ def test_a_stone_brings_its_colour_where_a_shadow_only_darkens():
 
 
 def test_a_stone_sliding_where_a_hand_had_paused_is_followed():
-    """RULINGS Rocca, Rubber Band: a shot through the gate passes. One player's arm reached in
+    """Rocca ruling, Rubber Band: a shot through the gate passes. One player's arm reached in
     from the East along the shooter's lane and lay still there (the scene settled with it: a
     hover, no event); the shooter's hand came from the West and flicked the shooter East while
     the other arm withdrew, so the shooter slid where that arm had lain and came to rest there.
@@ -644,7 +644,7 @@ def test_a_stone_jittering_at_its_place_then_jumping_once_was_not_seen_sliding()
 
 
 def test_a_shooter_lost_against_a_stone_found_as_two_stones_size_came_to_rest_there():
-    """RULINGS Rocca: a clear passes when the shooter hits the other stone. The shooter, lost
+    """Rocca ruling: a clear passes when the shooter hits the other stone. The shooter, lost
     in its last frames against the stone it struck (one blob), is not found at rest: the
     detector found the two touching stones as one, a detection of two stones' size where the
     struck stone lay. It came to rest there, against it (not taken by the hand). Against a
@@ -820,7 +820,7 @@ def test_a_stone_the_hand_lifted_away_is_taken_though_its_place_shows_an_edge(se
 
 
 def test_a_dark_stone_struck_on_and_lost_as_it_slows_is_not_put_back_at_its_place():
-    """RULINGS Rocca, clears: the shooter must hit the other piece. A dark stone on dark felt
+    """Rocca ruling, clears: the shooter must hit the other piece. A dark stone on dark felt
     (generated `clear_pass` 1211) is found at rest at a fraction of its size; struck, it was
     followed sliding away from its place, lost as it slowed, and not found at rest. Put back at
     its place (no hand came over it, so none took it), it had not moved, and the shooter's path
@@ -883,7 +883,7 @@ def test_a_stone_found_at_its_place_as_two_halves_stays_one_stone():
 def test_a_stone_found_broken_in_the_first_frame_is_one_stone_at_a_second_look():
     """Stones are whole and separate. A pale oblong stone of the board's own hue (generated
     `clear_pass` 1224) is found in the calibration frame as two touching pieces: kept as two
-    stones, the third made the clear a gate shot (RULINGS Rocca: a gate shot needs 3 or more
+    stones, the third made the clear a gate shot (Rocca ruling: a gate shot needs 3 or more
     pieces on the board, a clear exactly 2), a false `touched_gate`. A second look at the first
     scene a moment later shows one stone over both: the judge starts with the truth's two."""
     clip = generate_clip("clear_pass", 1224)

@@ -3,8 +3,8 @@ one (vision/stones.py), with one fault put in where a test says (a stone missed 
 stone found in two halves, a false detection), as a real detector makes them now and then on
 faint stones. What a player would notice: the right shot called, no stone made up or lost.
 
-Rules: RULINGS.md Rocca (Rubber Band: a shot passes a gate it goes through cleanly; a clear
-must hit the other piece), rocca.txt "Fouls".
+Rules: the Rocca rulings (Rubber Band: a shot passes a gate it goes through cleanly; a clear
+must hit the other piece), Rocca rules "Fouls".
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def _pause_then_flick(c: Composer, where: dict[int, tuple[float, float]], behind
 
 
 def test_a_stone_missed_beside_the_hand_is_still_the_shooter():
-    """RULINGS Rocca, Rubber Band: the shot through the gate passes. The hand came and paused
+    """Rocca ruling, Rubber Band: the shot through the gate passes. The hand came and paused
     beside the shooter (the scene settled with the hand in it), and at that rest the detector,
     which leaves the hand and what is against it alone, missed the shooter (its place
     unchanged). It could not be seen there: it is not forgotten as a false detection, and the
@@ -114,7 +114,7 @@ def _halves(s: Stone, turn: float = 0.0) -> list[Stone]:
 
 
 def test_a_stone_found_in_halves_and_missed_at_rest_is_one_shooter():
-    """RULINGS Rocca, clears: stopping short of the other piece is a missed clear. The detector
+    """Rocca ruling, clears: stopping short of the other piece is a missed clear. The detector
     finds the shooter as two touching halves wherever it lies at the start, and misses it where
     it comes to rest. The two "stones" slid together and came to rest as they lay: one stone
     (stones are rigid and separate, two struck together part); and what came to rest where the
@@ -134,7 +134,7 @@ def test_a_stone_found_in_halves_and_missed_at_rest_is_one_shooter():
 
 
 def test_a_stone_found_in_halves_that_spun_as_it_slid_is_one_shooter():
-    """RULINGS Rocca, clears: stopping short of the other piece is a missed clear. The detector
+    """Rocca ruling, clears: stopping short of the other piece is a missed clear. The detector
     finds the shooter as two touching halves at the start and again where it comes to rest,
     side by side across another direction there (a stone spins as it slides: its halves turn
     with it). The two "stones" slid together at the same distance all the way and came to rest
@@ -385,7 +385,7 @@ def test_a_flicker_at_the_pictures_edge_is_no_hand():
 
 
 def test_a_stone_struck_by_one_the_detector_never_found_is_not_the_shooter():
-    """RULINGS Rocca, Rubber Band: a shot through the gate passes, and hitting a stone that is
+    """Rocca ruling, Rubber Band: a shot through the gate passes, and hitting a stone that is
     no gate stone is allowed. The detector never finds the shooter (a stone of the board's own
     colour, say), neither before nor after; the stone it strikes moves with no hand near it.
     Stones do not move by themselves: the struck stone is not the shooter. What struck it is
@@ -420,7 +420,7 @@ def test_a_stone_turning_up_with_no_hand_in_view_is_believed_only_if_it_stays(st
     """Stones do not turn up by themselves. In an episode with no hand in view, a "stone" found
     at rest where the picture changed, but gone from a second frame of that same rest (a ghost of
     heavy compression flickers in and out), never joins the stones at rest: a clear stays a clear
-    (RULINGS Rocca: two stones on the board make a clear), and no event is reported. One that
+    (Rocca ruling: two stones on the board make a clear), and no event is reported. One that
     lies there in both frames (a stone the detector had missed, say) is a stone, still no event."""
     c = Composer([(120.0, 150.0), (260.0, 150.0), (330.0, 60.0)])
     pair = {0: (120.0, 150.0), 1: (260.0, 150.0)}
@@ -554,7 +554,7 @@ def test_a_stone_found_once_stays_while_the_picture_shows_it_and_a_rim_ghost_goe
     """A stone the detector found in the first frame and misses at the next rest, where nothing
     changed, is kept while the picture at rest shows it unlike the surface all round it (a faint
     stone: forgotten, a gate it makes would be lost and a good shot through it called a foul,
-    RULINGS Rocca Rubber Band). A "stone" found once on the board's rim under heavy compression
+    Rocca ruling Rubber Band). A "stone" found once on the board's rim under heavy compression
     (a straight edge: along it the rim looks as unlike its surroundings) is forgotten."""
     c = Composer([(120.0, 150.0), (260.0, 150.0)])
     clean = c.frame({0: (120.0, 150.0), 1: (260.0, 150.0)})
@@ -596,7 +596,7 @@ def test_a_marker_flickering_while_the_shooter_is_unseen_does_not_take_its_track
     """A faint shooter is not seen at its place before it moves; meanwhile a marker's corner
     flickers (heavy compression) into a stone-sized blob of about its colour, now and then. The
     track must not jump to the board's corner: the shooter's path, drawn from there to where
-    it rests, would pass the stone to be cleared (RULINGS Rocca: a clear must hit the other
+    it rests, would pass the stone to be cleared (Rocca ruling: a clear must hit the other
     stone, so a missed clear would be called a pass). The shooter is followed once it slides."""
     start, other = (120.0, 150.0), (300.0, 220.0)
     c = Composer([start, other])
@@ -624,7 +624,7 @@ def test_a_stone_still_falling_from_the_hand_is_not_counted_at_rest(landed):
     the scene can seem at rest while a drop is still in the air. A stone found in the frame
     judged that was not there when the scene came to rest (its place changed since, no hand
     over it, the detector finds nothing there then) was still falling: it is not counted in
-    a drop nor kept at rest (the next episode counts it where it lands; rocca.txt: the drop
+    a drop nor kept at rest (the next episode counts it where it lands; Rocca rules: the drop
     puts the ante on the board). One that lay there from the first frame at rest is counted."""
     c = Composer([(250.0, 150.0), (330.0, 220.0)])
     empty, one, both = c.frame({}), c.frame({0: (250.0, 150.0)}), c.frame({0: (250.0, 150.0), 1: (330.0, 220.0)})
@@ -681,7 +681,7 @@ def test_a_stones_shadow_found_as_a_stone_beside_it_is_no_stone(stone):
 def test_a_stone_hidden_beside_the_hand_and_then_shot_keeps_its_id():
     """The hand paused beside the shooter and the detector missed it at that rest: it was
     taken for lifted (a pickup held while the hand stays). It was then shot from its place
-    (the place it left is seen): it is that stone, shot (RULINGS Rocca, Rubber Band: through
+    (the place it left is seen): it is that stone, shot (Rocca ruling, Rubber Band: through
     the gate, a pass), and it is back (the held pickup does not list it), not a new stone."""
     c = Composer([*GATE, SHOOTER_START])
     where = {0: GATE[0], 1: GATE[1]}
@@ -741,7 +741,7 @@ def _dropped_scene(misfind) -> tuple[EpisodeTracker, np.ndarray, np.ndarray, np.
 def test_a_dropped_stone_found_as_two_in_one_frame_at_rest_is_one_stone():
     """A drop brings the stones it brings: one landed stone the detector finds as two touching
     parts in the frame judged, and whole in the other frame at rest (a real pair of stones lies
-    apart in both), counts once (rocca.txt "Dropping pieces": the landed pieces are counted)."""
+    apart in both), counts once (Rocca rules "Dropping pieces": the landed pieces are counted)."""
     def misfind(found):
         broken = min(found, key=lambda s: np.hypot(s.x_mm - DROPPED[1][0], s.y_mm - DROPPED[1][1]))
         return [s for s in found if s is not broken] + _broken(broken)
@@ -757,7 +757,7 @@ def test_a_dropped_stone_found_as_two_in_one_frame_at_rest_is_one_stone():
 
 
 def test_a_part_found_beside_a_dropped_stone_in_one_frame_at_rest_is_no_stone():
-    """A drop counts the stones that landed (rocca.txt "Dropping pieces"): a "stone" the
+    """A drop counts the stones that landed (Rocca rules "Dropping pieces"): a "stone" the
     detector finds against a landed stone in the frame judged only (its shadow's edge, a part
     of it found apart), where the other frame at rest shows the picture unchanged and no stone
     there, is the detector's noise, not a fourth stone landed."""

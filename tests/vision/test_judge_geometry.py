@@ -1,6 +1,6 @@
 """The judge on hand-built episodes (board mm, no pixels): Rubber Band geometry and verdicts.
 
-Rule references are to RULINGS.md, Rocca, and the Rocca rule text's shot/gate sections.
+Rule references are to the Rocca rulings, and the Rocca rule text's shot/gate sections.
 """
 
 from __future__ import annotations
@@ -73,7 +73,8 @@ def test_clean_pass_through_a_gate_names_the_gate():
 
 
 def test_shot_that_stops_inside_the_band_did_not_pass():
-    """Rubber Band: the shooter must end wholly outside the band on the far side."""
+    """Rubber Band: after crossing, the shooter must at some moment be wholly outside the band on
+    the far side; one that stops inside the band never was."""
     e = shot({0: (100, 200), **GATE}, {0: (205, 200)})
     assert e["verdict"] == "foul" and e["fouls"] == ["not_through"] and e["gate"] is None
 
@@ -163,7 +164,7 @@ def test_touching_and_stopping_in_the_band_is_both_fouls():
 
 
 def test_a_single_stone_turning_up_among_resting_ones_is_an_unsure_shot():
-    """A drop brings the whole ante (rocca.txt "Starting a turn": at least two pieces); one new
+    """A drop brings the whole ante (Rocca rules "Starting a turn": at least two pieces); one new
     stone among stones at rest is a shot by a stone never seen before it: the players decide."""
     before = {1: stone(1, *GATE[1]), 2: stone(2, *GATE[2])}
     after = {**before, 5: stone(5, 300, 200)}
@@ -177,7 +178,7 @@ def test_a_stone_turning_up_where_a_hand_took_one_away_is_no_shot():
     """A shot is a stone set sliding, never one lifted: a hand that took a stone away (a pickup)
     while one new stone turned up where it went (a thing it left on the table, or a false
     detection), with no stone set moving, made a pickup only: no drop (a drop brings two stones
-    or more, rocca.txt "Starting a turn") and no shot for the players to decide."""
+    or more, Rocca rules "Starting a turn") and no shot for the players to decide."""
     before = {0: stone(0, 100, 100), 1: stone(1, *GATE[1]), 2: stone(2, *GATE[2])}
     after = {1: before[1], 2: before[2], 5: stone(5, 480, 20)}
     (e,) = judge_episode(Episode(0, 30, 60.0, before, after, onset={0: 7}))
@@ -211,7 +212,7 @@ def _clear_by(path: list[tuple[float, float]]) -> dict:
 
 
 def test_a_clear_whose_path_turns_at_the_other_stone_hit_it():
-    """RULINGS Rocca, clears: the shooter must hit the other piece. A sliding stone turns only
+    """Rocca ruling, clears: the shooter must hit the other piece. A sliding stone turns only
     where it hits something: a shooter whose path turns (here by 45 degrees) just where it
     passes the other stone, its footprint within a track's error of that stone's, hit it
     (a stone near the board's colour is found smaller than it is: the footprints alone miss
@@ -224,7 +225,7 @@ def test_a_clear_whose_path_turns_at_the_other_stone_hit_it():
 
 
 def test_a_clear_whose_other_stone_was_driven_on_with_no_hand_near_it_hit_it():
-    """RULINGS Rocca, clears: the shooter must hit the other piece. Stones do not move by
+    """Rocca ruling, clears: the shooter must hit the other piece. Stones do not move by
     themselves: the other stone, a dark one found at a fraction of its size (5 mm of 11), slid
     on 10 mm, farther than its footprint's size, though no hand came over it (struck): only the
     shooter can have moved it, though the footprints leave 4.5 mm between them. The same stone
@@ -261,7 +262,7 @@ def test_a_shooter_moved_with_no_hand_in_view_is_unsure_but_one_the_mask_missed_
 
 
 def test_the_shooter_is_a_stone_the_hand_came_over_not_a_faint_one_seen_to_shift_first():
-    """RULINGS Rocca, Rubber Band: the shooter that goes cleanly through the gate passes. A gate
+    """Rocca ruling, Rubber Band: the shooter that goes cleanly through the gate passes. A gate
     stone of the board's colour whose detection is a few millimetres off from one rest to the
     next seems to move from the episode's first frame, before the hand touched anything; no hand
     came over it, so it was not what the player shot: the stone the hand set moving is."""

@@ -1,7 +1,7 @@
 """Every scenario of the scene generator, judged through the live path and compared with the
 generator's truth (its physics knows every contact and every rest position).
 
-Rules: RULINGS.md Rocca (Rubber Band geometry, uncalled gates, clears, splashes), rocca.txt
+Rules: the Rocca rulings (Rubber Band geometry, uncalled gates, clears, splashes), Rocca rules
 "Fouls" (touching a gate piece, not through, pieces off the board).
 """
 
@@ -63,6 +63,7 @@ def test_scenario_is_judged_as_the_truth_says(scenario, seed):
             assert (got["kind"], got["verdict"]) == (true["kind"], true["verdict"]), got
             assert sorted(got["fouls"]) == sorted(true["fouls"]) and got["off_board"] == true["off_board"]
             assert abs(got["start"] - true["start"]) <= 6, "start is the touch of the hand (0.1 s)"
+            assert 0.5 <= got["confidence"] <= 1.0, "a call is at least a coin toss (unsure: 0)"
         else:
             assert len(got["stones"]) == len(true["stones"])
     kinds = sorted(e["type"] for e in events if e["type"] != "pickup")

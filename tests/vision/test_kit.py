@@ -1,4 +1,4 @@
-"""The printable kit: true scale, the corner markers where DESIGN.md puts them, readable tokens."""
+"""The printable kit: true scale, markers where the camera looks, readable tokens."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_board_page_calibrates_to_its_true_size(game, paper):
 
 
 def test_rocketball_board_prints_the_rulings_geometry():
-    """RULINGS: 7 columns x 11 rows; edge arrows West even rows North, odd rows South, East
+    """Ruling: 7 columns x 11 rows; edge arrows West even rows North, odd rows South, East
     the reverse; goals beyond the middle three columns."""
     spec = g.ROCKETBALL
     assert (spec.cols, spec.rows) == (7, 11)
@@ -45,7 +45,7 @@ def test_rocketball_board_prints_the_rulings_geometry():
 
 
 def test_rollerball_board_has_three_rings_around_a_two_by_two_logo():
-    """RULINGS: side 2R+2 with R = 3 tracks of 28, 20 and 12 squares around the logo."""
+    """Ruling: side 2R+2 with R = 3 tracks of 28, 20 and 12 squares around the logo."""
     spec = g.ROLLERBALL
     rings = [g.rollerball_ring(r, c) for r, c in spec.cells()]
     assert [rings.count(i) for i in range(3)] == [28, 20, 12]

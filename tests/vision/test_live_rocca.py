@@ -1,8 +1,8 @@
 """The live path end to end: frames fed one by one (with timestamps) to the live judge, its events
 turned into Rocca engine actions by referee/rocca_vision.py.
 
-Rules: rocca.txt "Dropping pieces" (pieces off the board on the drop are set aside, not a foul),
-"Shooting pieces" (a shot through a gate wins the shooter), RULINGS.md Rubber Band.
+Rules: Rocca rules "Dropping pieces" (pieces off the board on the drop are set aside, not a foul),
+"Shooting pieces" (a shot through a gate wins the shooter), the Rubber Band ruling.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def test_a_shooter_lost_on_its_way_is_no_pickup():
     board's own colour, blurred at 30 fps, that neither the track nor the detector at rest
     sees again): only a hand takes a stone away, so it was shot, not picked up. Where it came
     to rest is not known, so the call is for the players (``unsure``), never a silent
-    referee (a pickup) or a foul by another stone (RULINGS.md Rubber Band needs its path)."""
+    referee (a pickup) or a foul by another stone (the Rubber Band ruling needs its path)."""
     c = Composer([*GATE, SHOOTER_START])
     gate = {0: GATE[0], 1: GATE[1]}
     frames = [c.frame({**gate, 2: SHOOTER_START}) for _ in range(12)]

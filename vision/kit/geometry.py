@@ -1,9 +1,9 @@
 """Board geometry in millimetres, shared by the printer, the reader and the frame generator.
 
 Every board is a grid of square cells inside a border band. The marked area's corners (where
-the ArUco marker centres go, DESIGN.md) are the outer corners of the border, so a chip in a
+the ArUco marker centres go) are the outer corners of the border, so a chip in a
 corner cell never covers a marker, and goals and edge arrows have room in the band. Row 0 is
-the North edge, column 0 the West edge, as in rules/RULINGS.md. Cell sizes are picked so each
+the North edge, column 0 the West edge, as in the rulings. Cell sizes are picked so each
 board with its markers fits one A4 or Letter page printed at 100 %.
 """
 
@@ -70,13 +70,13 @@ def spec(game: str) -> GridSpec:
         ) from None
 
 
-# -- what is printed on the boards (from the rules, as RULINGS fixes them) ----------------------
+# -- what is printed on the boards (from the rules, as the rulings fix them) ----------------------
 
 ROCKETBALL_GOAL_COLS = (2, 3, 4)
 
 
 def rocketball_edge_arrow(row: int, east: bool, mirror: bool = False) -> str:
-    """RULINGS' side-edge arrows (option edge_arrows=point): West even rows N, odd rows S;
+    """The rulings' side-edge arrows (option edge_arrows=point): West even rows N, odd rows S;
     East the reverse (or like West when mirrored)."""
     west = "N" if row % 2 == 0 else "S"
     if not east or mirror:

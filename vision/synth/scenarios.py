@@ -267,7 +267,7 @@ def gate_pass(scene: Scene) -> Timeline:
 
 
 def gate_pass_hit(scene: Scene) -> Timeline:
-    """Through the gate, then into a stone beyond it: allowed (RULINGS uncalled gates)."""
+    """Through the gate, then into a stone beyond it: allowed (ruling uncalled gates)."""
     return _gate_scenario(
         scene,
         "through",

@@ -1,11 +1,11 @@
-"""The truth of a shot, computed from the recorded physics with the RULINGS geometry.
+"""The truth of a shot, computed from the recorded physics with the ruling geometry.
 
-Rubber Band (RULINGS, Rocca): a gate's band is the convex hull of its two pieces' footprints; a
+Rubber Band (ruling, Rocca): a gate's band is the convex hull of its two pieces' footprints; a
 shooter that overlapped the band before the shot is not eligible for that gate; a shot passes a
 gate when the shooter crosses the segment between the gate centres and is then, at some moment,
 wholly outside the band on the side that first crossing led to (where it goes afterwards, even
 back into the band off another piece, does not undo the pass), and never touched either gate
-piece. Uncalled gates (RULINGS): with no call (our videos show none) the gate is the eligible one
+piece. Uncalled gates (ruling): with no call (our videos show none) the gate is the eligible one
 passed cleanly; hitting other pieces is allowed. Any piece leaving the board in a shot is a foul
 (rule text, fouls). A clear (exactly two pieces on the board) passes when the shooter hits the
 other piece and neither leaves the board.
@@ -122,12 +122,12 @@ def judge_shot(
     for a, b in combinations(sorted(sid for sid in on_before if sid != shooter), 2):
         band = convex_hull(np.vstack([foot(before[a]), foot(before[b])]))
         if separation(shooter_start, band) <= 0:
-            continue  # RULINGS: a shooter overlapping the band is not eligible for this gate
+            continue  # ruling: a shooter overlapping the band is not eligible for this gate
         ca, cb = np.array([before[a].x, before[a].y]), np.array([before[b].x, before[b].y])
         crossing = _first_crossing(path, ca, cb)
         if crossing is None:
             continue
-        # RULINGS: passed at the first moment after the crossing that the shooter is wholly
+        # ruling: passed at the first moment after the crossing that the shooter is wholly
         # outside the band on the far side; a rebound afterwards does not undo it
         far = side(path[crossing + 1], ca, cb) or -side(path[crossing], ca, cb)
         outside[(a, b)] = max(

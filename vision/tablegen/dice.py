@@ -26,6 +26,9 @@ PIPS = {
 IVORY = (215, 232, 240)
 SIDE = (150, 170, 180)
 PIP = (35, 30, 30)
+WHITE_PIP = (245, 245, 245)
+COLOURED = ((40, 40, 185), (165, 80, 30), (40, 130, 220))
+"""Bodies of dice with white pips: red, blue, orange (BGR)."""
 
 
 def _rot(angle_deg: float) -> np.ndarray:
@@ -38,21 +41,24 @@ def _poly(p: Painter, centre, pts, angle_deg, colour) -> None:
     p.poly([tuple(np.asarray(centre) + R @ q) for q in pts], colour)
 
 
-def _pips(p: Painter, centre, value: int, angle_deg: float, squash: float = 1.0, shift: float = 0.0) -> None:
+def _pips(p: Painter, centre, value: int, angle_deg: float, squash: float = 1.0, shift: float = 0.0,
+          colour=PIP) -> None:
     R = _rot(angle_deg)
     for i, j in PIPS[value]:
         q = np.array([i * PIP_OFF_MM, j * PIP_OFF_MM * squash + shift])
         c = np.asarray(centre) + R @ q
         axes = (max(1, int(round(PIP_R_MM * p.s))), max(1, int(round(PIP_R_MM * squash * p.s))))
-        cv2.ellipse(p.img, p.px(*c), axes, angle_deg, 0, 360, PIP, -1, cv2.LINE_AA)
+        cv2.ellipse(p.img, p.px(*c), axes, angle_deg, 0, 360, colour, -1, cv2.LINE_AA)
 
 
-def paint_d6(p: Painter, centre, value: int | None, angle_deg: float, cocked: bool, rng: np.random.Generator) -> None:
+def paint_d6(p: Painter, centre, value: int | None, angle_deg: float, cocked: bool, rng: np.random.Generator,
+             body=None) -> None:
+    """A d6 from above: ivory with dark pips, or a `body` colour with white pips."""
     h = D6_MM / 2
     _poly(p, (centre[0] + 1.2, centre[1] + 1.2), [(-h, -h), (h, -h), (h, h), (-h, h)], angle_deg, (30, 40, 30))
     if not cocked:
-        _poly(p, centre, [(-h, -h), (h, -h), (h, h), (-h, h)], angle_deg, IVORY)
-        _pips(p, centre, int(value), angle_deg)
+        _poly(p, centre, [(-h, -h), (h, -h), (h, h), (-h, h)], angle_deg, body or IVORY)
+        _pips(p, centre, int(value), angle_deg, colour=WHITE_PIP if body else PIP)
         return
     top = h * 0.85
     side = h * 0.55

@@ -13,6 +13,8 @@ import numpy as np
 from vision.kit.geometry import GridSpec
 from vision.kit.tokens import CARD_TAIL, Token, tokens_for
 
+from .dice import COLOURED
+
 DIE_KINDS = ("d6", "d4", "d10")
 DIE_SIDES = {"d6": 6, "d4": 4, "d10": 10}
 TRAY_MM = (110.0, 160.0)
@@ -46,6 +48,9 @@ class DieTruth:
     each corner; the rolled one is at the top vertex, so seen from above it appears three
     times around the middle, each copy's top toward the vertex), or "middle" (one number
     in the middle of the top face, as a truncated d4 does)."""
+    body_bgr: tuple[int, int, int] | None = None
+    """A d6's body colour; None for the kit's ivory die with dark pips. A coloured body carries
+    white pips (as most red, blue or green dice do)."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,8 @@ def _spread(rng: np.random.Generator, n: int, box: tuple[float, float, float, fl
 
 
 def random_dice(rng: np.random.Generator, origin: tuple[float, float], kinds: tuple[str, ...],
-                count: int, cocked_rate: float = 0.0) -> tuple[DieTruth, ...]:
+                count: int, cocked_rate: float = 0.0, white_pips_rate: float = 0.0) -> tuple[DieTruth, ...]:
+    """Dice spread over the tray; `white_pips_rate` of the d6 are coloured with white pips."""
     ox, oy = origin
     box = (ox + 15, oy + 15, ox + TRAY_MM[0] - 15, oy + TRAY_MM[1] - 15)
     dice = []
@@ -99,7 +105,10 @@ def random_dice(rng: np.random.Generator, origin: tuple[float, float], kinds: tu
         kind = str(rng.choice(kinds))
         cocked = kind == "d6" and bool(rng.random() < cocked_rate)
         value = None if cocked else int(rng.integers(1, DIE_SIDES[kind] + 1))
-        dice.append(DieTruth(kind, value, centre, float(rng.uniform(0, 360)), cocked))
+        body = None
+        if kind == "d6" and white_pips_rate > 0 and rng.random() < white_pips_rate:
+            body = COLOURED[int(rng.integers(len(COLOURED)))]
+        dice.append(DieTruth(kind, value, centre, float(rng.uniform(0, 360)), cocked, body_bgr=body))
     return tuple(dice)
 
 
@@ -124,7 +133,8 @@ def place_card(spec: GridSpec, cells: dict, head: Token, rc: tuple[int, int], fa
 
 def random_scene(spec: GridSpec, seed: int, fill: float = 0.5, dice: int = 0,
                  die_kinds: tuple[str, ...] = ("d6",), cocked_rate: float = 0.0,
-                 hand: bool = False, skew_deg: float = 8.0, cards: int = 0) -> Scene:
+                 hand: bool = False, skew_deg: float = 8.0, cards: int = 0,
+                 white_pips_rate: float = 0.0) -> Scene:
     """A random position: `cards` two-cell cards (Rollerball v4) first, then about `fill` of
     the other cells hold one of the game's tokens (any kind, any facing), `dice` dice in the
     tray, and a hand over the board if asked."""
@@ -160,7 +170,8 @@ def random_scene(spec: GridSpec, seed: int, fill: float = 0.5, dice: int = 0,
         scene_hand = Hand(wrist, (tip[0] + d[0] * reach, tip[1] + d[1] * reach), float(rng.uniform(60, 85)))
     scene = Scene(spec, cells, (), scene_hand, seed)
     if dice:
-        scene = Scene(spec, cells, random_dice(rng, scene.tray_origin(), die_kinds, dice, cocked_rate),
+        scene = Scene(spec, cells, random_dice(rng, scene.tray_origin(), die_kinds, dice, cocked_rate,
+                                                white_pips_rate),
                       scene_hand, seed)
     return scene
 

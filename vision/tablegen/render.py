@@ -88,7 +88,7 @@ def top_down(scene: Scene, s: float = TOP_PX_PER_MM) -> tuple[np.ndarray, tuple[
         p.rect(tx, ty, *TRAY_MM, FELT_BGR)
         for die in scene.dice:
             if die.kind == "d6":
-                paint_d6(p, die.centre_mm, die.value, die.angle_deg, die.cocked, rng)
+                paint_d6(p, die.centre_mm, die.value, die.angle_deg, die.cocked, rng, die.body_bgr)
             else:
                 paint_numbered(p, die.centre_mm, die.kind, int(die.value), die.angle_deg, die.d4_numbers)
     if scene.hand is not None:
@@ -100,15 +100,33 @@ def top_down(scene: Scene, s: float = TOP_PX_PER_MM) -> tuple[np.ndarray, tuple[
 
 
 def render(scene: Scene, size: tuple[int, int] = (1280, 960), tilt: float = 0.05,
-           light: float = 0.35, noise: float = 3.0, blur: float = 0.7) -> Frame:
+           light: float = 0.35, noise: float = 3.0, blur: float = 0.7,
+           px_per_mm: float | None = None, jpeg: int | None = None, print_tone: float = 0.0) -> Frame:
     """The frame a camera above the table takes. `tilt` moves each image corner up to that
     share of the frame (a camera off vertical), `light` is the depth of the brightness
-    gradient, `noise` the sensor noise (grey levels), `blur` the defocus (pixels)."""
+    gradient, `noise` the sensor noise (grey levels), `blur` the defocus (pixels).
+
+    A far or low-resolution camera: `px_per_mm` sets the scale on the table (the frame is then
+    sized to hold the table at that scale and `size` is ignored), and the top-down table is
+    averaged over each camera pixel first, as a sensor does, rather than sampled. `jpeg` is a
+    JPEG quality (the frame goes through the codec), `print_tone` how far ink and paper fall
+    short of black and white (0: the kit's own tones; 0.3: ink a grey at 30 % of the way to the
+    paper, paper 30 % of the way to grey)."""
     rng = np.random.default_rng(scene.seed)
     top, origin = top_down(scene)
     th, tw = top.shape[:2]
-    W, Hh = size
-    k = 0.92 * min(W / tw, Hh / th)
+    if print_tone > 0:
+        ink = float(np.random.default_rng(scene.seed + 2).uniform(0.6, 1.0)) * print_tone  # camera unchanged
+        top = (top.astype(np.float32) * (1 - 0.5 * print_tone - 0.5 * ink) + 255 * ink).astype(np.uint8)
+    if px_per_mm is None:
+        W, Hh = size
+        k = 0.92 * min(W / tw, Hh / th)
+    else:
+        k = px_per_mm / TOP_PX_PER_MM
+        W, Hh = int(np.ceil(tw * k / 0.92)), int(np.ceil(th * k / 0.92))
+        if k < 0.5:  # the sensor integrates each of its pixels: area-average, do not sample
+            top = cv2.GaussianBlur(top, (0, 0), 0.42 / k)
+        size = (W, Hh)
     cx, cy = W / 2, Hh / 2
     src = np.float32([[0, 0], [tw, 0], [tw, th], [0, th]])
     dst = (src - (tw / 2, th / 2)) * k + (cx, cy)
@@ -125,6 +143,9 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 960), tilt: float = 0.05
         out = cv2.GaussianBlur(out, (0, 0), blur)
     out += rng.normal(0, noise, out.shape).astype(np.float32)
     image = np.clip(out, 0, 255).astype(np.uint8)
+    if jpeg is not None:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     s = TOP_PX_PER_MM
     to_top = np.array([[s, 0, origin[0]], [0, s, origin[1]], [0, 0, 1]])
     H = M @ to_top

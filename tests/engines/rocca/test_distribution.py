@@ -1,4 +1,4 @@
-"""Distribution order (rocca.txt "Finishing a turn"; RULINGS "Splash" and "Foul"): one
+"""Distribution order (Rocca rules "Finishing a turn"; rulings "Splash" and "Foul"): one
 piece at a time, clockwise, starting with the player on the fouler's left; the won pieces
 include the fouler, the set-aside pieces go to the others only."""
 

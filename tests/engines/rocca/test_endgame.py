@@ -1,5 +1,5 @@
-"""Elimination, the win, the chess clock and solitaire (rocca.txt "Starting a turn",
-"Finishing the game", "Variations"; RULINGS "Ante", "Win", "Variants")."""
+"""Elimination, the win, the chess clock and solitaire (Rocca rules "Starting a turn",
+"Finishing the game", "Variations"; rulings "Ante", "Win", "Variants")."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_reaching_fourteen_on_another_players_turn_does_not_win():
 
 
 def test_win_target_option():
-    """RULINGS, Win: the target is an option (default twice the start)."""
+    """Ruling, Win: the target is an option (default twice the start)."""
     st = position(FOUR, (10, 5, 5, 6), board=2, win_target=12)
     st, _ = play(st, "clear", "pass")
     assert st.result.winners == (0,)

@@ -1,4 +1,4 @@
-"""Fouls (rocca.txt "Fouls" and "Finishing a turn", RULINGS "Foul" and "Uncalled gates")."""
+"""Fouls (Rocca rules "Fouls" and "Finishing a turn", rulings "Foul" and "Uncalled gates")."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_each_gate_shot_foul_ends_the_turn_and_gives_away_the_pieces_won(reason,
 
 
 def test_foul_off_board_pieces_go_to_the_other_players():
-    """Fouls: pieces falling off because of a shot are a foul; RULINGS: they go to the others,
+    """Fouls: pieces falling off because of a shot are a foul; ruling: they go to the others,
     while the pieces won go round including the fouler."""
     st, events = fouling_turn("foul off_board:3", wins=3)
     won, knocked = kinds(events, "distribute")
@@ -91,7 +91,7 @@ def test_illegal_outcome_changes_nothing():
 
 
 def test_without_strict_calls_an_uncalled_shot_touching_pieces_is_fine():
-    """RULINGS, Uncalled gates: by default the gate passed counts as the call; there is no
+    """Ruling, Uncalled gates: by default the gate passed counts as the call; there is no
     call to record and no uncalled-contact foul."""
     st = position(FOUR, (4, 5, 5, 5), board=9)
     assert [a.notation() for a in st.legal_actions()] == ["shoot", "stop"]

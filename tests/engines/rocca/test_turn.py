@@ -1,5 +1,5 @@
-"""The turn of rocca.txt: "Starting a turn", "Dropping pieces", "Shooting pieces",
-"Clearing the board", "Finishing a turn" (with rules/RULINGS.md, Rocca)."""
+"""The turn in the Rocca rules: "Starting a turn", "Dropping pieces", "Shooting pieces",
+"Clearing the board", "Finishing a turn" (with the Rocca rulings)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_splash_is_set_aside_and_the_turn_continues():
 
 
 def test_splash_goes_to_the_other_players_from_the_left_at_the_end_of_the_turn():
-    """Dropping pieces + RULINGS: splashed pieces are dealt clockwise from the left, to the
+    """Dropping pieces + ruling: splashed pieces are dealt clockwise from the left, to the
     OTHER players, when the turn ends."""
     st, events = play(game().new(FOUR), "drop 2/2", "stop")
     given = kinds(events, "distribute")[0].data["given"]
@@ -89,7 +89,7 @@ def test_shoot_again_then_stop_banks_the_pieces_won():
 
 
 def test_gate_shot_needs_three_pieces_with_two_the_player_clears_or_stops():
-    """RULINGS: a gate shot needs 3 or more pieces; with exactly 2, clear or stop."""
+    """Ruling: a gate shot needs 3 or more pieces; with exactly 2, clear or stop."""
     st, _ = play(game().new(FOUR), "drop 2/2")
     assert [a.notation() for a in st.legal_actions()] == ["clear", "stop"]
     with pytest.raises(IllegalAction, match="at least 3"):
@@ -114,7 +114,7 @@ def test_clear_takes_both_pieces_and_ends_the_turn():
 
 @pytest.mark.parametrize("landed", [0, 1])
 def test_turn_ends_with_zero_or_one_piece_on_the_board(landed):
-    """RULINGS: with 0 or 1 pieces on the board the turn ends."""
+    """Ruling: with 0 or 1 pieces on the board the turn ends."""
     st, events = play(game().new(FOUR), f"drop {landed}/{4 - landed}")
     assert kinds(events, "turn_end")
     assert st.current == 1 and st.board == landed

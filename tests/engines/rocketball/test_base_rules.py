@@ -1,4 +1,4 @@
-"""Scenario tests for the base rules of rules/rocketball.txt, one per rule sentence.
+"""Scenario tests for the base rules of the Rocketball rules, one per rule sentence.
 
 Each test names the section and paraphrases the sentence it checks. Positions are built
 directly (tests/engines/rocketball/position.py); squares are named a-g West to East, ranks
@@ -119,7 +119,7 @@ def test_a_wall_keeps_the_ball_in_its_square_and_turns_it_to_the_edge_arrow():
     facing a wall with one move, it only changes direction."""
     st, events = play(position(ball="a6 W"), "roll 1")
     assert st.balls[0].square == sq("a6")
-    assert st.balls[0].facing is Dir.S  # West edge, odd row (RULINGS): arrow South
+    assert st.balls[0].facing is Dir.S  # West edge, odd row (ruling): arrow South
     assert "bounce" in kinds(events)
 
 
@@ -141,7 +141,7 @@ def test_turning_at_a_wall_uses_one_of_the_moves():
     ],
 )
 def test_edge_arrows_alternate_along_the_sides(where, facing, arrows, expected):
-    """East and West edges carry alternating arrows (RULINGS option edge_arrows: 'point'
+    """East and West edges carry alternating arrows (ruling option edge_arrows: 'point'
     symmetry by default, 'mirror' as the alternative)."""
     st, _ = play(position({"edge_arrows": arrows}, ball=f"{where} {facing}"), "roll 1")
     assert st.balls[0].facing is expected
@@ -153,14 +153,14 @@ def test_edge_arrows_alternate_along_the_sides(where, facing, arrows, expected):
      ("g1 S", "toward_goal", Dir.W)],
 )
 def test_end_walls_beside_the_goals(where, end_walls, expected):
-    """The end walls outside the goals turn the ball back (RULINGS 'reflect') or along the
+    """The end walls outside the goals turn the ball back (ruling 'reflect') or along the
     wall toward the goal ('toward_goal')."""
     st, _ = play(position({"end_walls": end_walls}, ball=where), "roll 1")
     assert st.balls[0].square == sq(where.split()[0]) and st.balls[0].facing is expected
 
 
 def test_at_a_corner_the_wall_being_crossed_decides():
-    """RULINGS: in a corner the wall the ball tries to cross gives the arrow; two bounces
+    """Ruling: in a corner the wall the ball tries to cross gives the arrow; two bounces
     in the NW corner: the West edge (row 0 arrow North), then the North end wall (South)."""
     st, _ = play(position(ball="a11 W"), "roll 2")
     assert st.balls[0].square == sq("a11") and st.balls[0].facing is Dir.S
@@ -222,7 +222,7 @@ def test_no_chip_may_be_placed_on_an_occupied_square():
 
 @pytest.mark.parametrize("way,expected", [("cw", Dir.E), ("ccw", Dir.W)])
 def test_instead_of_placing_a_player_rotates_a_chip_90_degrees(way, expected):
-    """"Rotating Vortex Chips": turn one placed chip a quarter (RULINGS: either way); the
+    """"Rotating Vortex Chips": turn one placed chip a quarter (ruling: either way); the
     chip drawn goes back into the windbag."""
     st, events = play(act(chips={"c4": "vortex N"}), f"rotate c4 {way}")
     assert st.board[sq("c4")].facing is expected
@@ -273,7 +273,7 @@ def test_with_nothing_to_rotate_the_player_must_place():
 
 
 def test_an_empty_windbag_means_the_player_must_rotate():
-    """RULINGS: with the bag empty the player rotates."""
+    """Ruling: with the bag empty the player rotates."""
     st = position(phase=Phase.ACT, chips={"c4": "vortex N"}, bag=Windbag(), removed=Windbag(vortex=75))
     assert st.hand is None and st.bag.total == 0
     with pytest.raises(IllegalAction, match="windbag is empty"):
@@ -282,7 +282,7 @@ def test_an_empty_windbag_means_the_player_must_rotate():
 
 
 def test_nothing_to_place_and_nothing_to_rotate_means_a_pass():
-    """RULINGS: bag empty and no chip that may turn: the player passes and the bag moves on."""
+    """Ruling: bag empty and no chip that may turn: the player passes and the bag moves on."""
     st = position(phase=Phase.ACT, ball="c4 N", chips={"c4": "vortex N"}, bag=Windbag(),
                   removed=Windbag(vortex=75))
     assert st.legal_actions() == [Pass()]
@@ -291,13 +291,13 @@ def test_nothing_to_place_and_nothing_to_rotate_means_a_pass():
 
 
 def test_the_base_windbag_needs_no_draw():
-    """RULINGS: in the base game every chip is a vortex, so no draw is asked for."""
+    """Ruling: in the base game every chip is a vortex, so no draw is asked for."""
     st, _ = play(position(), "roll 1")
     assert st.phase is Phase.ACT and st.hand is Kind.VORTEX
 
 
 def test_a_mixed_windbag_draw_is_a_chance_node_weighted_by_chips_left():
-    """RULINGS: with variant chips the draw is chance, each kind as likely as its share."""
+    """Ruling: with variant chips the draw is chance, each kind as likely as its share."""
     st, _ = play(position({"bumpers": True, "bumper_count": 6}), "roll 1")
     assert st.phase is Phase.DRAW and st.is_chance
     odds = {a.notation(): p for a, p in st.chance_outcomes()}

@@ -1,4 +1,4 @@
-"""Scenario tests for Appendix A of rules/rocketball.txt: one per sentence of each variant.
+"""Scenario tests for Appendix A of the Rocketball rules: one per sentence of each variant.
 
 Squares: a-g West to East, ranks 1-11 South to North; d6 is the centre.
 """
@@ -61,7 +61,7 @@ def test_a_drawn_variant_chip_is_placed_like_a_vortex(variant):
 
 @pytest.mark.parametrize("variant", SPECIALS + ["moguls"])
 def test_variant_chips_may_not_be_placed_next_to_a_wall(variant):
-    """Placement limits of the chip variants: none beside a wall (RULINGS: no edge square)."""
+    """Placement limits of the chip variants: none beside a wall (ruling: no edge square)."""
     kind = KIND_OF.get(variant, "mogul")
     st = act({variant: True}, kind)
     with pytest.raises(IllegalAction, match="wall"):
@@ -73,7 +73,7 @@ def test_variant_chips_may_not_be_placed_next_to_a_wall(variant):
 
 @pytest.mark.parametrize("variant", SPECIALS + ["moguls"])
 def test_variant_chips_may_not_be_placed_within_two_squares_of_a_goal(variant):
-    """Placement limits of the chip variants: none two squares or less from a goal (RULINGS:
+    """Placement limits of the chip variants: none two squares or less from a goal (ruling:
     king-move distance)."""
     kind = KIND_OF.get(variant, "mogul")
     st = act({variant: True}, kind)
@@ -365,13 +365,13 @@ def test_assault_both_balls_move_with_their_own_rolls():
 
 
 def test_assault_balls_sharing_a_square_explode_and_end_the_game():
-    """Assault!: two rocketballs in one square collide and the game ends (RULINGS: no winner)."""
+    """Assault!: two rocketballs in one square collide and the game ends (ruling: no winner)."""
     st, events = play(assault(balls=("d4 N", "d8 S")), "roll 2", "roll 2")
     assert st.is_over and st.result.winners == () and "collide" in st.result.text
 
 
 def test_assault_balls_move_in_lock_step():
-    """RULINGS: one square per step each; a ball that stops early can still be hit."""
+    """Ruling: one square per step each; a ball that stops early can still be hit."""
     st, _ = play(assault(balls=("d4 N", "d8 S")), "roll 1", "roll 3")
     assert st.is_over and st.balls[1].square == sq("d5")
     crossing, _ = play(assault(balls=("c5 E", "d5 W")), "roll 1", "roll 1")
@@ -438,7 +438,7 @@ def test_a_mogul_landing_resolves_a_bumper_there():
 
 
 def test_assault_two_points_win_as_in_the_base_game():
-    """RULINGS: Assault! is scored as the base game; two points win."""
+    """Ruling: Assault! is scored as the base game; two points win."""
     st, _ = play(assault(balls=("d2 S", "b8 E"), score=(1, 0)), "roll 2", "roll 1")
     assert st.is_over and st.result.winners == (0,)
 

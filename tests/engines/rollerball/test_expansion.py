@@ -1,4 +1,4 @@
-"""Expansion 1 (option ``expansion``), as summarised in RULINGS.md: Corner Up, Corner Down,
+"""Expansion 1 (option ``expansion``), as summarised in the rulings: Corner Up, Corner Down,
 Direction Changer and Ball Killer."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ def expansion(**kw):
 
 
 def test_expansion_is_off_by_default():
-    """RULINGS: Expansion 1 is optional and off by default: 34 cards, no expansion cards."""
+    """Ruling: Expansion 1 is optional and off by default: 34 cards, no expansion cards."""
     assert len(Rollerball().new().deck) == 34
     with pytest.raises(NotationError):
         Rollerball().parse("build CU b7-b8")
@@ -42,7 +42,7 @@ def test_corner_down_takes_a_ball_in_to_the_corner():
 
 
 def test_corner_cards_are_built_on_corners_only():
-    """RULINGS: corner cards are played only on a corner square (never on a base)."""
+    """Ruling: corner cards are played only on a corner square (never on a base)."""
     kw = dict(tasks=(Task("use", 0),), hands=["CU", ""])
     state, _ = play(expansion(workmen=["b8", "d3"], **kw), "build CU b7-b8")
     assert [c.spot() for c in state.cards] == ["CU b7-b8"]
@@ -90,7 +90,7 @@ def test_reversed_balls_hop_over_straight_track_changers_as_dead_ends():
 
 
 def test_corner_cards_still_change_ring_for_reversed_balls():
-    """RULINGS: Corner Up and Corner Down still change a ball's ring after a reversal."""
+    """Ruling: Corner Up and Corner Down still change a ball's ring after a reversal."""
     state, _ = next_turn(expansion(cards=["CU c6-c7"], balls=["d6"], reverse=True))
     assert squares(state) == ["c7"]
     state, _ = next_turn(state)

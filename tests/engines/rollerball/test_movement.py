@@ -1,4 +1,4 @@
-"""Ball movement, rule text "Turns" 1 and "Diversions", with the geometry of RULINGS.md.
+"""Ball movement, rule text "Turns" 1 and "Diversions", with the geometry of the rulings.
 
 Default board (3 rings, 8x8): ring 0 runs a8-h8 along the North edge, ring 1 b7-g7 below it;
 the track changers across them on the North side lie on c7-c8 to f7-f8. Balls go clockwise,
@@ -19,7 +19,7 @@ def test_balls_move_two_squares_clockwise():
 
 
 def test_a_ball_turns_the_corner_with_its_track():
-    """RULINGS: the corner spaces are the turning squares of a track."""
+    """Ruling: the corner spaces are the turning squares of a track."""
     state, _ = next_turn(position(balls=["g8"]))
     assert squares(state) == ["h7"]
 
@@ -42,7 +42,7 @@ def test_down_move_sends_a_ball_to_the_next_ring_in():
 
 
 def test_a_ball_on_the_other_square_of_a_track_changer_is_not_diverted():
-    """RULINGS: a ball arriving on a track changer's other square along its own track goes on."""
+    """Ruling: a ball arriving on a track changer's other square along its own track goes on."""
     state, _ = next_turn(position(cards=["UM c7-c8"], balls=["b8"]))
     assert squares(state) == ["d8"]
 

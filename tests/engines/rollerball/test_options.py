@@ -11,7 +11,7 @@ from engines.rollerball import Rollerball
 @pytest.mark.parametrize("rings,side,tracks", [(2, 6, [20, 12]), (3, 8, [28, 20, 12]),
                                                (4, 10, [36, 28, 20, 12])])
 def test_rings_set_the_board(rings, side, tracks):
-    """RULINGS: R concentric tracks round the 2x2 logo on a board 2R+2 squares a side."""
+    """Ruling: R concentric tracks round the 2x2 logo on a board 2R+2 squares a side."""
     board = Rollerball({"rings": rings}).new().board
     assert board.side == side
     assert [sum(board.track(sq) == r for sq in board.squares) for r in range(rings)] == tracks

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from engines.core import OptionError
 from engines.rollerball_ii import RollerballII
 from engines.rollerball_ii.data import (
     DATA,
@@ -22,6 +23,7 @@ from engines.rollerball_ii.teams import (
     load_team,
     starting_lineup,
     team_file_data,
+    team_for,
 )
 
 from .helpers import DEFAULTS, SECTIONS, deck_file
@@ -45,6 +47,71 @@ def test_packaged_deck_has_sixty_cards_with_six_sections_and_varied_effects():
             "goal", "new_ball", "if", "keep"} <= set(used)
     flavours = {s.flavour for c in deck for s in c.sections.values()}
     assert len(flavours) > 120, "card texts are varied"
+
+
+OTHER_SIDE = {"home": "visitors", "visitors": "home"}
+
+
+def mirrored(value):
+    """Effects with the home team and the visitors swapped."""
+    if isinstance(value, dict):
+        return {k: mirrored(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [mirrored(v) for v in value]
+    return OTHER_SIDE.get(value, value) if isinstance(value, str) else value
+
+
+def signature(effects) -> str:
+    """What a section does, without its wording (the injury's name is scoresheet text) and in
+    any order (a penalty for each side is the same card whichever is read first)."""
+    def plain(value):
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items() if k != "injury"}
+        if isinstance(value, list | tuple):
+            return sorted((plain(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+        return value
+    return json.dumps(plain(effects), sort_keys=True)
+
+
+def sides_named(effects, kind):
+    """The teams named by name ('home', 'visitors') in the section's effects of ``kind``."""
+    out = set()
+    for e in effects:
+        if e["do"] == kind:
+            for value in (e.get("who"), e.get("by"), e):
+                if isinstance(value, dict) and value.get("team") in OTHER_SIDE:
+                    out.add(value["team"])
+        if e["do"] == "if":
+            out |= sides_named(e.get("then", []) + e.get("else", []), kind)
+    return out
+
+
+def test_packaged_deck_hits_home_and_visitors_on_equally_many_cards():
+    """FAST ACTION CARDS, ATTACK and EVENT: penalties, injuries, ejections and rests, and the
+    Catchers a fired ball goes to, fall on the home team on as many cards as on the visitors
+    (the text names no side to favour; a lopsided deck decides matches by the seat)."""
+    counts = Counter()
+    for card in load_deck():
+        for name, section in card.sections.items():
+            for kind in ("penalty", "injure", "eject", "rest", "catch"):
+                for side in sides_named(section.effects, kind):
+                    counts[name, kind, side] += 1
+    assert counts["event", "injure", "home"] > 0 and counts["event", "eject", "visitors"] > 0
+    assert counts["fires", "catch", "home"] > 0
+    lopsided = {(name, kind): (counts[name, kind, "home"], counts[name, kind, "visitors"])
+                for name, kind, _ in counts
+                if counts[name, kind, "home"] != counts[name, kind, "visitors"]}
+    assert not lopsided, f"cards per (section, kind): (home, visitors) {lopsided}"
+
+
+def test_packaged_deck_is_its_own_mirror_image():
+    """Every card that favours or hurts one side has a twin doing the same to the other side
+    (conditions included: a Star-only catch for one side is a Star-only catch for the other)."""
+    for name in SECTIONS:
+        sections = [card.sections[name].effects for card in load_deck()]
+        mine = Counter(signature(s) for s in sections)
+        twins = Counter(signature(mirrored(s)) for s in sections)
+        assert mine == twins, f"{name}: without a twin {sorted((mine - twins).elements())}"
 
 
 def test_packaged_tables_keep_the_text_constraints_and_the_sample_card():
@@ -165,3 +232,66 @@ def test_unreadable_files_are_named(tmp_path):
         load_deck(str(tmp_path / "nothing.json"))
     with pytest.raises(DataError, match="not valid TOML"):
         load_tables(write(tmp_path, "broken.toml", "[skater\n"))
+
+
+# ------------------------------------------------------------------ options that name data files
+
+def bad_files(tmp_path):
+    """Files a user might point a data option at by mistake, each with what the message says."""
+    binary = tmp_path / "noise.json"
+    binary.write_bytes(bytes(range(256)) * 4)
+    text = write(tmp_path, "notes.txt", "root:x:0:0:root:/root:/bin/bash\n")
+    listed = write(tmp_path, "list.json", "[1, 2, 3]")
+    return [
+        (str(tmp_path / "missing.json"), "cannot read it"),
+        (str(tmp_path), "not a regular file"),
+        (text, "not valid TOML"),
+        (str(binary), "not valid JSON"),
+        (listed, "the top level must be a table"),
+    ]
+
+
+DATA_OPTIONS = ["deck", "game_card", "tables", "home_roster", "visitors_roster"]
+
+
+@pytest.mark.parametrize("option", DATA_OPTIONS)
+def test_a_data_option_naming_a_bad_file_is_an_option_error_naming_both(tmp_path, option):
+    """Options that name data files: a missing file, a folder, a text or binary file that is not
+    the data, or JSON of another shape is refused when the game is set up, with the option's
+    name and the file's path, as the error every command turns into a one-line message."""
+    for path, reason in bad_files(tmp_path):
+        with pytest.raises(OptionError) as err:
+            RollerballII({option: path})
+        message = str(err.value)
+        assert message.startswith(f"option {option}: {path}") and reason in message, message
+        assert "\n" not in message
+
+
+@pytest.mark.parametrize("option,shape,reason", [
+    ("deck", {"deck": [1, 2]}, "card 1: 'card' must be numbered 1"),
+    ("deck", {"cards": []}, "'deck' must be a list of cards"),
+    ("tables", {"skater": {"star": "fast"}}, r"\[skater\.star\] offence: missing"),
+    ("tables", {"skater": 3}, r"\[skater\.star\] offence: missing"),
+    ("home_roster", {"team": "Houston", "player": [5]}, "player 1: must be a table"),
+    ("game_card", {"penalty_minutes": "two"}, "penalty_minutes must be a list"),
+])
+def test_json_of_the_wrong_shape_is_named_not_a_crash(tmp_path, option, shape, reason):
+    """A JSON file whose nesting differs from the schema is reported like any other fault."""
+    path = write(tmp_path, "shape.json", json.dumps(shape))
+    with pytest.raises(OptionError, match=reason):
+        RollerballII({option: path})
+
+
+def test_a_period_longer_than_the_deck_is_an_option_error(tmp_path):
+    """FAST ACTION CARDS: a period draws its FACs from the deck, so it cannot need more cards."""
+    with pytest.raises(OptionError, match=r"facs_per_period \(13\) exceeds the deck's 12 cards"):
+        RollerballII({"deck": deck_file(tmp_path), "facs_per_period": 13})
+
+
+@pytest.mark.parametrize("ref", ["seed:\u00b2", "seed:\u0663", "seed:", "seed:-1"])
+def test_a_generated_roster_seed_in_other_digits_is_a_data_error_not_a_crash(ref):
+    """A roster named "seed:N" is generated only for N in the digits 0-9; anything else is read
+    as a roster file and refused with the project's DataError (a Unicode digit used to raise a
+    bare ValueError from int())."""
+    with pytest.raises(DataError, match="cannot read it"):
+        team_for(ref, "home")

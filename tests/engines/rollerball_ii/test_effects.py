@@ -1,5 +1,5 @@
 """Each kind of FAC effect, read from a small deck written for the test (rule text, FAST ACTION
-CARDS; STARTING PLAY; PENALTY TIMING; RULINGS.md penalty lengths)."""
+CARDS; STARTING PLAY; PENALTY TIMING; the rulings' penalty lengths)."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def test_control_against_a_different_defender(tmp_path):
 
 
 def test_control_to_a_random_skater_catcher_uses_the_chart(tmp_path):
-    """RANDOM PLAYER CHART, Skater/Catcher column: 7-9 re-roll, 0-3 Skater1-4 (RULINGS.md)."""
+    """RANDOM PLAYER CHART, Skater/Catcher column: 7-9 re-roll, 0-3 Skater1-4 (the rulings)."""
     st, _ = after_catch_read_action(tmp_path, [{"do": "control", "slot": "any"}])
     assert st.step == "chart"
     st, _ = play_text(st, "d10 8")
@@ -147,6 +147,19 @@ def test_biker_id_with_a_condition_and_an_absent_biker(tmp_path):
     assert (st.reading, st.control) == ("action", 0)
 
 
+def test_a_breakaway_towed_against_an_absent_biker_rolls_against_an_empty_position(tmp_path):
+    """Action notes 4 with an empty position: a breakaway's BKR meets itself (Biker against
+    Biker), the BIKER ID names a Biker whose opponent is off the track, so the Biker's one die
+    meets "[Position Empty]"; his ATT then hits nobody and his team keeps the ball."""
+    st = game_with(tmp_path, {"biker": [{"do": "biker", "slot": "B2"}]}).new()
+    st = empty_slot(st, 0, "B2")
+    st, _ = play_text(in_control(st), "roll", f"roll {FACE['LOSE']} {FACE['LOSE']}",
+                      f"d10 {FACE['BKR']}", "fac 1")
+    assert (st.play.team, st.play.off_actor, st.play.def_actor) == (1, "B2", None)
+    st, kinds = play_text(st, f"d10 {FACE['ATT']}")
+    assert (st.reading, st.control) == ("action", 1) and "penalty" not in kinds
+
+
 # ------------------------------------------------------------------ ATTACKS and penalties
 
 def attack(tmp_path, effects, key="attack_skater", **options):
@@ -156,7 +169,7 @@ def attack(tmp_path, effects, key="attack_skater", **options):
 
 
 def test_penalty_expires_on_time(tmp_path):
-    """PENALTY TIMING with RULINGS.md: 2 minutes = 4 FACs; the Penalty Expires card turns up
+    """PENALTY TIMING with the rulings: 2 minutes = 4 FACs; the Penalty Expires card turns up
     after four more FACs and the attacker returns to his slot."""
     st, kinds = attack(tmp_path, [{"do": "penalty", "who": "attacker", "length": 2}])
     attacker = slot_number(st, 1, "S1") or st.box[0].number
@@ -171,7 +184,7 @@ def test_penalty_expires_on_time(tmp_path):
 
 
 def test_penalty_minutes_follow_the_option(tmp_path):
-    """facs_per_minute (RULINGS.md default 2): with 1, a 3-minute penalty lasts 3 FACs."""
+    """facs_per_minute (default 2, the rulings): with 1, a 3-minute penalty lasts 3 FACs."""
     st, _ = attack(tmp_path, [{"do": "penalty", "who": "attacker", "length": 3}], facs_per_minute=1)
     assert st.box[0].until == st.facs + 3
 
@@ -229,6 +242,39 @@ def test_injury_until_new_ball_returns_the_player_to_the_bench(tmp_path):
     assert number in [p.number for p in st.bench(0)]
 
 
+def bench_numbers(st, team):
+    return {p.number for p in st.bench(team)}
+
+
+def test_a_rest_until_the_next_new_ball_ends_when_that_ball_is_fired(tmp_path):
+    """EVENT, a player forced to rest until the next new ball: resting does not restart play,
+    so the very next ball fired frees him for a substitution (not the ball after it)."""
+    rest = {"event": [{"do": "rest", "who": "defender", "until": "new_ball"}]}
+    st = game_with(tmp_path, rest, {"action": [{"do": "gutter"}]}).new()
+    st, kinds = play_text(in_control(st), "roll", f"roll {FACE['EVT']} {FACE['EVT']}", "fac 1")
+    rested = next(o.number for o in st.out if o.until == "new_ball")
+    assert "rest" in kinds and st.reading == "action", "a rest does not restart play"
+    assert rested not in bench_numbers(st, 1)
+    st, kinds = play_text(st, "fac 2")  # the ACTION sends the ball into the gutter: a new ball
+    assert st.reading == "fires" and "return" in kinds
+    assert rested in bench_numbers(st, 1), "back as soon as the next new ball is fired"
+
+
+def test_a_rest_on_a_card_that_restarts_play_sits_out_the_restart_ball(tmp_path):
+    """ATTACK (BIKER), as on the sample card: a three-minute penalty for the attacker, and the
+    player he hit out until the next new ball. The penalty fires a new ball at once; the player
+    hit sits that ball out and is free when the following one is fired."""
+    effects = [{"do": "penalty", "who": "attacker", "length": 3},
+               {"do": "rest", "who": "victim", "until": "new_ball"}]
+    st = game_with(tmp_path, {"attack_biker": effects}, *[GUTTER] * 11).new()
+    st, _ = play_text(in_control(st), "roll", f"roll {FACE['GOAL']} {FACE['BKR']}", "pick B1",
+                      f"d10 {FACE['ATT']}", "fac 1")
+    rested = next(o.number for o in st.out if o.until == "new_ball")
+    assert st.reading == "fires" and rested not in bench_numbers(st, 0)
+    st, _ = play_text(st, "fac 2")  # the restart's ball goes into the gutter: another is fired
+    assert rested in bench_numbers(st, 0)
+
+
 def test_rest_and_eject(tmp_path):
     """EVENT-style effects in an attack: resting does not restart play; an ejection does and
     is charged the match's remaining minutes (SCORESHEET, Penalties)."""
@@ -265,7 +311,7 @@ def test_event_goal_and_new_ball(tmp_path):
 
 
 def test_event_random_player_uses_the_player_column(tmp_path):
-    """RANDOM PLAYER CHART, Player column: 0-2 Biker1-3 (RULINGS.md)."""
+    """RANDOM PLAYER CHART, Player column: 0-2 Biker1-3 (the rulings)."""
     st, _ = event(tmp_path, [{"do": "penalty", "who": {"team": "visitors", "pick": "random_player"},
                               "length": 5}])
     assert st.step == "chart"

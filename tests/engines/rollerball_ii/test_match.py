@@ -16,13 +16,13 @@ from engines.rollerball_ii import RollerballII
 from engines.rollerball_ii.coach import Coach
 from engines.rollerball_ii.effects import update_line
 from engines.rollerball_ii.scoresheet import scoresheet, scoresheet_text
-from engines.rollerball_ii.season import Season, play_match
+from engines.rollerball_ii.season import Season, difference_interval, play_match, wilson
 from referee.cli import main
 from referee.terminal import Seat, TerminalGame
 
 
 def test_referee_rolling_plays_four_periods_of_thirty_facs_to_a_final_score():
-    """A MATCH: four periods of 30 FACs; the deck is reshuffled for periods 3-4 (RULINGS.md)."""
+    """A MATCH: four periods of 30 FACs; the deck is reshuffled for periods 3-4 (the rulings)."""
     game = RollerballII()
     final, actions = play_match(game, random.Random(11))
     assert final.is_over and final.period == 4 and final.facs == 120
@@ -86,6 +86,35 @@ def test_sim_command_runs_matches_and_prints_season_totals(capsys, tmp_path):
     assert sum(data["season"]["wins"]) + data["season"]["draws"] == 3
 
 
+def test_wilson_and_difference_intervals_match_worked_examples():
+    """The 95 % intervals the sim prints: Wilson's for 5 wins in 10 is 23.7-76.3 %; it stays
+    within 0-100 % at 0 wins; the difference of 30 and 20 wins out of 100 (both out of the same
+    matches) is 10 points with a half-width of 1.96 * sqrt((0.3 + 0.2 - 0.01) / 100)."""
+    low, high = wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    assert wilson(0, 10)[0] == 0.0 and 0.27 < wilson(0, 10)[1] < 0.28
+    low, high = difference_interval(30, 20, 100)
+    assert round(high - 0.1, 4) == round(0.1 - low, 4) == round(1.959964 * (0.49 / 100) ** 0.5, 4)
+
+
+def test_sim_reports_both_sides_win_rates_with_intervals(capsys, tmp_path):
+    """With equal rosters (both generated from one seed) and --fresh, the season totals give each
+    side's win rate with its 95 % interval, and the difference with its own."""
+    out = tmp_path / "season.json"
+    argv = ["sim", "rollerball-ii", "--matches", "4", "--seed", "2", "--fresh",
+            "-o", "visitors_seed=1", "-o", "facs_per_period=10", "--json", str(out)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    season = json.loads(out.read_text())["season"]
+    wins, n = season["wins"], season["matches"]
+    for won, (low, high) in zip(wins, season["win_rate_95"], strict=True):
+        assert low <= won / n <= high
+        assert f"{100 * won / n:.1f}% ({100 * low:.1f}-{100 * high:.1f})" in printed
+    low, high = season["win_difference_95"]
+    assert low <= (wins[0] - wins[1]) / n <= high
+    assert "home minus visitors" in printed and "carried over" not in printed
+
+
 def test_sim_command_refuses_bad_options(capsys):
     assert main(["sim", "rollerball-ii", "--matches", "1", "-o", "periods=0"]) == 1
     assert "periods must be at least 1" in capsys.readouterr().err
@@ -116,7 +145,7 @@ def test_a_broken_saved_state_is_refused_with_a_reason():
     game = RollerballII()
     data = game.new().to_json()
     data["lineups"][0][0] = data["lineups"][0][3]  # the same player in two slots
-    with pytest.raises(StateError, match="not a Rollerball II match"):
+    with pytest.raises(StateError, match="not a valid Rollerball II state"):
         game.from_json(data)
 
 
@@ -142,6 +171,15 @@ def test_a_season_carries_missed_matches_over():
     season.add(change(start, step="over"))
     assert season.unavailable(0) == ()
     assert season.unavailable(1) == (start.lineups[1][4],) and season.killed[1] == 1
+
+
+def test_a_season_of_fresh_matches_counts_the_dead_but_keeps_everyone_available():
+    """``--fresh``: every match starts with full rosters, the scoresheet's injuries still count."""
+    start = RollerballII().new()
+    dead = update_line(start, 1, start.lineups[1][4], lambda ln: change(ln, misses=-1))
+    season = Season(("home", "visitors"), carries=False)
+    season.add(change(dead, step="over"))
+    assert season.unavailable(1) == () and season.killed[1] == 1
 
 
 def test_sim_writes_editable_rosters_that_load_back(capsys, tmp_path):

@@ -3,6 +3,8 @@ attacking side's ban on moving backwards (pictures 1-5)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engines.core import IllegalAction
@@ -79,13 +81,44 @@ def test_picture_4_chase_the_ball_two_fields_in_line():
         assert after.carrier == WHITE and name(after.ball) == "d5"
 
 
-def test_chase_needs_the_ball_in_line_and_no_opponent_between():
-    """V.1 Chase the Ball: only In Line, and (V.1 Skip) never over an opponent's piece."""
-    state = position(CHASE)
+def test_chase_needs_the_ball_two_fields_away_in_line():
+    """V.1 Chase the Ball: the piece must stand two fields from the Ball In Line."""
     with pytest.raises(IllegalAction, match="In Line"):
-        GAME.apply_text(state, "c2d5")
-    with pytest.raises(IllegalAction, match="skip an opponent"):
-        GAME.apply_text(state, "f3d5")
+        GAME.apply_text(position(CHASE), "c2d5")
+
+
+OVER_AN_OPPONENT = """
+    : - - - - - :
+    : B B . B B :
+    x . . . . . x
+    : . . . . . :
+    : . . o . . :
+    : . . B . . :
+    x . . W . . x
+    : W W . W W :
+    : - - - - - :
+"""
+
+
+def test_a_chase_may_pass_over_an_opponents_piece():
+    """V.1 Chase the Ball asks only that the piece stand two fields from the Ball In Line; the
+    ban on passing an opponent's piece belongs to Skip your piece alone. d3 chases over Black's
+    d4 onto the Ball on d5 and holds it; d4 stays where it is."""
+    state = position(OVER_AN_OPPONENT)
+    assert "d5" in targets(state, "d3")
+    assert events_of(state, "d3d5") == ["chase"]
+    after = play(state, "d3d5")
+    assert after.carrier == WHITE and name(after.ball) == "d5" and "d4" in at(after, BLACK)
+    assert events_of(position(CHASE), "f3d5") == ["chase"]
+
+
+def test_the_stricter_reading_keeps_a_chase_from_passing_an_opponent():
+    """Option opponent_blocks: an opponent's piece between blocks every two-field move, as it
+    blocks a skip."""
+    state = replace(position(OVER_AN_OPPONENT), opponent_blocks=True)
+    assert "d5" not in targets(state, "d3")
+    with pytest.raises(IllegalAction, match="passes over an opponent's piece"):
+        GAME.apply_text(state, "d3d5")
 
 
 SKIP = """
@@ -133,6 +166,8 @@ def test_cannot_skip_an_opponents_piece():
     )
     with pytest.raises(IllegalAction, match="skip an opponent"):
         GAME.apply_text(state, "d3d5")
+    with pytest.raises(IllegalAction, match="skip an opponent"):
+        GAME.apply_text(replace(state, opponent_blocks=True), "d3d5")
 
 
 def test_skip_with_the_ball():
@@ -197,7 +232,7 @@ ATTACK = """
 
 def test_attacking_side_cannot_move_backwards_except_the_ball_carrier():
     """V.2 Attacking and defending player: the side holding the Ball moves no piece backwards
-    (not even sideways-back, RULINGS), but the piece with the Ball moves every way."""
+    (not even sideways-back, ruling), but the piece with the Ball moves every way."""
     state = position(ATTACK)
     assert targets(state, "c4") == {"b5", "c5", "d5", "b4", "d4"}
     with pytest.raises(IllegalAction, match="only the piece with the Ball may move or ram backwards"):

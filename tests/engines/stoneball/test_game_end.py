@@ -48,7 +48,7 @@ def test_a_piece_without_the_ball_in_the_touchdown_row_does_not_score():
 
 
 def test_max_turns_ends_the_game_as_a_draw():
-    """RULINGS, option max_turns: without a Touchdown in that many turns the game is drawn."""
+    """Ruling, option max_turns: without a Touchdown in that many turns the game is drawn."""
     state = Stoneball({"max_turns": 2}).new()
     after = play(state, "d2d3", "d8d7")
     assert after.is_over and after.result.winners == ()

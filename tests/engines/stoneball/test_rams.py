@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engines.core import IllegalAction
@@ -73,13 +75,28 @@ def test_picture_6e_ram_while_skipping_your_own_piece():
     assert {"d4", "d5"} <= at(after, WHITE) and "d6" in at(after, BLACK)
 
 
-def test_you_cannot_ram_your_own_piece_nor_over_an_opponent():
-    """V.1 Ram: you can't ram your piece; V.1 Skip: nor jump an opponent's piece to ram."""
+def test_you_cannot_ram_your_own_piece():
+    """V.1 Ram: you can't ram your piece."""
     state = lay("d3 d5 b2 c2 f2", "e3 e5 c8 d8 e8", ball="f7")
     with pytest.raises(IllegalAction, match="your own piece"):
         GAME.apply_text(state, "d3d5")
-    with pytest.raises(IllegalAction, match="skip an opponent"):
-        GAME.apply_text(lay("d3 b2 c2 e2 f2", "d4 d5 c8 d8 e8", ball="f7"), "d3d5")
+
+
+def test_a_ram_may_pass_over_an_opponents_piece():
+    """V.1 Ram asks only for an opponent's piece two fields away In Line (and lets the rammer
+    skip its own piece on the way); it does not forbid passing an opponent's piece, which
+    only Skip does. d3 rams d5 over Black's d4: d5 goes on to d6, d4 stays."""
+    state = lay("d3 b2 c2 e2 f2", "d4 d5 c8 d8 e8", ball="f7")
+    assert events_of(state, "d3d5") == ["ram", "placed"]
+    after = play(state, "d3d5")
+    assert "d5" in at(after, WHITE) and {"d4", "d6"} <= at(after, BLACK)
+
+
+def test_the_stricter_reading_keeps_a_ram_from_passing_an_opponent():
+    """Option opponent_blocks: the ban on passing an opponent's piece applies to rams too."""
+    state = replace(lay("d3 b2 c2 e2 f2", "d4 d5 c8 d8 e8", ball="f7"), opponent_blocks=True)
+    with pytest.raises(IllegalAction, match="passes over an opponent's piece"):
+        GAME.apply_text(state, "d3d5")
 
 
 def test_a_neighbour_can_only_be_rammed_by_the_special_ram():

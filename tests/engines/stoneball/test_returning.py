@@ -1,5 +1,5 @@
 """Section V.2 "Returning to play" (pictures 11a-11d) and IV's turn: one movement, then the
-mover's returning pieces advance; a player without a movement passes (RULINGS)."""
+mover's returning pieces advance; a player without a movement passes (ruling)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_a_returning_piece_waits_while_the_first_row_is_full():
 
 
 def test_a_player_without_a_movement_passes_and_returning_pieces_still_advance():
-    """RULINGS: no legal movement means a pass; the turn's returning step still happens."""
+    """Ruling: no legal movement means a pass; the turn's returning step still happens."""
     state = lay("a3 a2 g3 g2 g1", "b8 c8 d8 e8 d4", ball="d4")
     assert [a.notation() for a in state.legal_actions()] == ["pass"]
     entering = play(state, "pass")

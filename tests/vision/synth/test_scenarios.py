@@ -128,7 +128,7 @@ def test_shot_contacts_and_hand_agree_with_the_verdict(clip):
 
 
 def test_hitting_a_stone_beyond_the_gate_still_passes():
-    """RULINGS uncalled gates: hitting other, non-gate pieces stays allowed."""
+    """Ruling uncalled gates: hitting other, non-gate pieces stays allowed."""
     clip = generate_clip("gate_pass_hit", 5)
     shot = clip.truth["events"][0]
     hit = {

@@ -1,4 +1,4 @@
-"""The truth verdicts follow the Rocca RULINGS geometry, checked on hand-made tracks."""
+"""The truth verdicts follow the Rocca ruling geometry, checked on hand-made tracks."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ GATE = {1: (150.0, 200.0), 2: (250.0, 200.0), 3: (200.0, 60.0)}
 
 
 def test_clean_pass_through_an_uncalled_gate_reports_that_gate():
-    """RULINGS Rubber Band + uncalled gates: wholly through the band, no touch -> pass, gate named."""
+    """Rubber Band, uncalled gates: wholly through the band, no touch -> pass, gate named."""
     frames = _frames(_line((200, 300), (200, 120)), GATE)
     event = judge_shot(SHAPES, frames, [], 0, 0, len(frames) - 1).event
     assert event["verdict"] == "pass" and event["gate"] == [1, 2] and event["kind"] == "gate"
@@ -57,7 +57,7 @@ def test_touching_a_gate_piece_is_a_foul_even_when_through():
 
 
 def test_hitting_a_non_gate_piece_is_allowed():
-    """RULINGS uncalled gates: hitting other, non-gate pieces stays allowed."""
+    """Ruling uncalled gates: hitting other, non-gate pieces stays allowed."""
     frames = _frames(_line((200, 300), (200, 120)), GATE)
     event = judge_shot(SHAPES, frames, [(15, 0, 3)], 0, 0, len(frames) - 1).event
     assert event["verdict"] == "pass"
@@ -71,7 +71,7 @@ def test_stopping_inside_the_band_is_not_through():
 
 
 def test_a_shooter_overlapping_the_band_is_not_eligible_for_that_gate():
-    """RULINGS: a shooter that overlapped the band before the shot cannot pass through it."""
+    """Ruling: a shooter that overlapped the band before the shot cannot pass through it."""
     frames = _frames(_line((200, 205), (200, 120)), GATE)
     event = judge_shot(SHAPES, frames, [], 0, 0, len(frames) - 1).event
     assert (
@@ -106,7 +106,7 @@ def test_a_clear_that_misses_or_leaves_the_board_is_a_foul(end, fouls):
 
 
 def test_a_pass_is_made_once_wholly_through_and_a_rebound_does_not_undo_it():
-    """RULINGS Rubber Band: the pass is made at the first moment after the crossing that the
+    """Ruling Rubber Band: the pass is made at the first moment after the crossing that the
     shooter is wholly outside the band on the far side; a rebound back into the band (off a
     non-gate piece) afterwards does not undo it."""
     frames = _frames(_line((200, 300), (200, 150)) + _line((200, 150), (200, 200)), GATE)
@@ -123,7 +123,7 @@ def test_a_shooter_never_wholly_out_on_the_far_side_is_not_through():
 
 
 def test_touching_a_gate_piece_after_the_pass_still_fouls():
-    """RULINGS: touching either gate piece at any moment of the shot is a foul, even after the
+    """Ruling: touching either gate piece at any moment of the shot is a foul, even after the
     shooter was wholly through."""
     frames = _frames(_line((200, 300), (200, 150)) + _line((200, 150), (160, 175)), GATE)
     event = judge_shot(SHAPES, frames, [(38, 0, 1)], 0, 0, len(frames) - 1).event

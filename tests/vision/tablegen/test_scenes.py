@@ -8,6 +8,7 @@ import pytest
 
 from vision.board import find_board
 from vision.kit import geometry as g
+from vision.kit_board import find_kit_board
 from vision.tablegen import random_scene, render, scene_of
 
 
@@ -48,3 +49,32 @@ def test_random_dice_carry_values_in_range_and_cocked_dice_none():
 def test_a_position_with_an_unknown_token_is_refused():
     with pytest.raises(ValueError, match="no token 'dragon'"):
         scene_of(g.ROCKETBALL, {(0, 0): ("dragon", None)})
+
+
+@pytest.mark.parametrize("px_per_mm", [1.5, 4.0])
+def test_a_far_camera_shows_the_board_at_the_scale_asked(px_per_mm):
+    """A far or low-resolution camera (issue 30): the frame holds the table at the asked scale,
+    and the truth still says where the markers are."""
+    frame = render(random_scene(g.STONEBALL, 9, fill=0.3), px_per_mm=px_per_mm, blur=0.5, tilt=0.0)
+    board = find_kit_board(frame.image, g.STONEBALL)
+    assert board.px_per_mm() == pytest.approx(px_per_mm, rel=0.05)
+    assert np.abs(board.corners_px - frame.corners_px).max() < 0.5 * px_per_mm
+
+
+def test_jpeg_and_faded_print_change_the_picture_not_the_truth():
+    """JPEG blocks and a print whose ink is grey and paper dull: the same scene, a different
+    picture with less contrast between a marker's black border and the paper around it."""
+    scene = random_scene(g.ROCKETBALL, 10, fill=0.4)
+    plain = render(scene, px_per_mm=3.0)
+    faded = render(scene, px_per_mm=3.0, jpeg=60, print_tone=0.35)
+    assert plain.truth() == faded.truth() and np.allclose(plain.corners_px, faded.corners_px)
+    assert not np.array_equal(plain.image, faded.image)
+
+    def contrast(frame) -> float:
+        x, y = frame.corners_px[0].astype(int)
+        inner = frame.image[y - 2:y + 3, x - 2:x + 3].astype(float).mean()  # inside marker 0 near its middle
+        d = int(3.0 * 14)  # beyond the marker and its quiet zone
+        paper = frame.image[y + d - 2:y + d + 3, x + d - 2:x + d + 3].astype(float).mean()
+        return paper - inner
+
+    assert contrast(faded) < 0.8 * contrast(plain)
