@@ -33,7 +33,10 @@ def _stones(seed: int, style: dict, n: int) -> dict[int, StoneShape]:
     board = tuple(style["board_bgr"])
     return {
         i: random_stone(
-            rng, i, tuple(style["stone_mm"]), stone_colour(rng, board, style["close_colour_p"])
+            rng,
+            i,
+            tuple(style["stone_mm"]),
+            stone_colour(rng, board, style["close_colour_p"], style["board_colour_p"]),
         )
         for i in range(n)
     }
@@ -67,7 +70,7 @@ def generate_clip(
             painted.append(
                 paint_table(chosen, [c for _, c in cameras], np.random.default_rng([seed, 5]))
             )
-        return Renderer(chosen, cam, shapes, np.random.default_rng([seed, 3]), painted[0])
+        return Renderer(chosen, cam, shapes, np.random.default_rng([seed, 3]), painted[0], fps)
 
     return Clip(truth, timeline, cameras, renderer)
 

@@ -1,5 +1,6 @@
 """``python -m vision.synth OUT_DIR --scenarios drop gate_pass --n 3 --seed 0``: write clips
-(``<scenario>_<seed>.mp4`` and ``.json``) and optionally stills (``still_<seed>.png``/``.json``)."""
+(``<scenario>_<seed>.mp4`` and ``.json``) and optionally stills (``still_<seed>.png``/``.json``);
+``--profile wide`` draws the widened scenes (docs/vision/synth.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import cv2
 
 from . import SCENARIOS, generate_clip, generate_still
+from .style import PROFILES
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -47,6 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fps", type=int, default=60, help="frames per second (60)")
     p.add_argument("--board-mm", type=float, nargs=2, metavar=("W", "H"), help="fix the board size")
     p.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default="default",
+        help="style draws: default (the benchmark's scenes) or wide (faster and gentler flicks, "
+        "motion blur, board-coloured stones, clusters, lingering hands, rolled and tilted "
+        "camera, noise and flicker)",
+    )
+    p.add_argument(
         "--ext",
         choices=[".mp4", ".avi"],
         default=".mp4",
@@ -68,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         print("--n and --stills must be >= 0 and --fps >= 1", file=sys.stderr)
         return 2
     style = {"board_mm": tuple(args.board_mm)} if args.board_mm else {}
+    style["profile"] = args.profile
     args.out_dir.mkdir(parents=True, exist_ok=True)
     for name in args.scenarios:
         for seed in range(args.seed, args.seed + args.n):

@@ -2,8 +2,9 @@
 
 World frame = board millimetres: origin at the NW playing-area corner, x East, y South, and z
 down into the table (right-handed); a height h above the board is z = -h. The camera looks at
-the board centre from ``camera_height_mm``, tilted by up to ~15 degrees and rolled, and the focal
-length and principal point are chosen so that the board and its table margin fill the frame.
+a point ``aim_mm`` from the board centre (zero but in the wide profile: an off-axis view) from
+``camera_height_mm``, tilted and rolled, and the focal length and principal point are chosen so
+that the board and its table margin fill the frame.
 """
 
 from __future__ import annotations
@@ -111,7 +112,8 @@ def make_camera(style: dict, size: tuple[int, int], rng: np.random.Generator) ->
     roll = np.radians(style["roll_deg"])
     tilt_axis = np.array([np.cos(az), np.sin(az), 0.0])
     r_cw = _axis_angle(tilt_axis, tilt) @ _axis_angle(np.array([0.0, 0.0, 1.0]), roll)
-    target = np.array([w_mm / 2, h_mm / 2, 0.0])
+    aim_x, aim_y = style["aim_mm"]
+    target = np.array([w_mm / 2 + aim_x, h_mm / 2 + aim_y, 0.0])
     optical = r_cw @ np.array([0.0, 0.0, 1.0])
     centre = target - optical * style["camera_height_mm"] / max(np.cos(tilt), 1e-6)
     R = r_cw.T

@@ -88,7 +88,3 @@ def segments_cross(p0: np.ndarray, p1: np.ndarray, a: np.ndarray, b: np.ndarray)
     d3, d4 = side(a, p0, p1), side(b, p0, p1)
     return d1 * d2 <= 0 and d3 * d4 <= 0 and not (d1 == 0 and d2 == 0)
 
-
-def path_crosses(path: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether a polyline of centre positions crosses the segment a-b anywhere."""
-    return any(segments_cross(path[i], path[i + 1], a, b) for i in range(len(path) - 1))

@@ -53,9 +53,21 @@ def scatter(
     avoid=None,
 ) -> list[StoneState]:
     """Random spots inside ``area`` (x0, y0, x1, y1) for ``ids``, clear of ``placed`` by ``gap``,
-    of the markers and of the predicate ``avoid(x, y, radius)``; ValueError if too crowded."""
+    of the markers and of the predicate ``avoid(x, y, radius)``; ValueError if too crowded.
+    With the style's ``cluster_p`` a stone may instead lie touching one already there."""
     out = list(placed)
+
+    def allowed(c: StoneState) -> bool:
+        r = shapes[c.id].radius
+        return not near_marker(style, c.x, c.y, r) and (avoid is None or not avoid(c.x, c.y, r))
+
     for sid in ids:
+        if out and style["cluster_p"] and rng.random() < style["cluster_p"]:
+            cand = touching(rng, shapes, out[int(rng.integers(len(out)))], sid)
+            inside = area[0] <= cand.x <= area[2] and area[1] <= cand.y <= area[3]
+            if inside and allowed(cand) and fits(shapes, out, cand, -0.05):
+                out.append(cand)
+                continue
         for _ in range(400):
             cand = StoneState(
                 sid,
@@ -63,12 +75,7 @@ def scatter(
                 rng.uniform(area[1], area[3]),
                 rng.uniform(0, 2 * np.pi),
             )
-            r = shapes[sid].radius
-            if near_marker(style, cand.x, cand.y, r) or (
-                avoid is not None and avoid(cand.x, cand.y, r)
-            ):
-                continue
-            if fits(shapes, out, cand, gap):
+            if allowed(cand) and fits(shapes, out, cand, gap):
                 out.append(cand)
                 break
         else:

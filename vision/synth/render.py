@@ -3,8 +3,9 @@
 The static scene (table, board, markers; see table.py) is painted once per clip top-down in
 millimetres and warped through the camera's homography, under the light falloff; each frame then only draws the stones
 and the hand directly in image space (their outlines projected by the same camera, at their
-height), with soft shadows, rounded shading, motion blur for fast stones, defocus for stones in
-the air, and finally sensor noise and optional JPEG artefacts.
+height), with soft shadows, rounded shading, motion blur for fast stones (integrated over the
+exposure at sub-frame poses when the style gives one), defocus for stones in the air, and
+finally the light's flicker, sensor noise and optional JPEG artefacts.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from .textures import low_noise
 from .timeline import Frame, StoneFrame
 
 NOISE_FRAMES = 6  # sensor noise cycles through this many frames
+SUB_FRAME_PX = 6.0  # with an exposure set, a moving stone is drawn once per this much motion
+MAX_SUB_FRAMES = 8
 
 
 class Renderer:
@@ -33,10 +36,13 @@ class Renderer:
         shapes: dict[int, StoneShape],
         rng: np.random.Generator,
         table: Table,
+        fps: int = 60,
     ):
         """``table``: the painted scene, shared by all cameras of a clip (a bumped camera sees
-        the same board); ``rng`` draws the stones' looks and the sensor noise."""
+        the same board); ``rng`` draws the stones' looks and the sensor noise; ``fps`` times the
+        light's flicker."""
         self.style, self.camera, self.shapes, self.table = style, camera, shapes, table
+        self.fps = fps
         az = np.radians(style["light_azimuth_deg"])
         self.light_mm = np.array([np.cos(az), np.sin(az)])  # direction the light comes from
         self.light = self._light_field()
@@ -143,7 +149,8 @@ class Renderer:
         if style["defocus_sigma"] > 0.3:
             img = cv2.GaussianBlur(img, (0, 0), style["defocus_sigma"])
         # mains-lit rooms and auto-exposure wobble the brightness; the camera's colour balance
-        gain = 1 + style["flicker"] * np.sin(index * 2.1 + self.flicker_phase)
+        step = 2.1 if style["flicker_hz"] is None else 2 * np.pi * style["flicker_hz"] / self.fps
+        gain = 1 + style["flicker"] * np.sin(index * step + self.flicker_phase)
         img *= np.array(style["white_balance"], np.float32) * gain
         noise = self._sensor_noise(index % NOISE_FRAMES)
         out = cv2.add(img, noise, dtype=cv2.CV_8U)  # saturating, like a sensor
@@ -155,32 +162,91 @@ class Renderer:
         return out
 
     def _stone(self, img: np.ndarray, s: StoneFrame, before: StoneFrame | None) -> None:
+        """Draw one stone, its shadow and its motion blur. With the style's ``exposure`` (the
+        shutter's share of the frame time, ending at the frame) a moving stone is drawn at
+        sub-frame poses between ``before`` and ``s`` and the images are averaged, each pose
+        smeared over its own slice of the exposure, so a turning or fast stone leaves the streak
+        it would; without it, one streak as long as the frame's motion, centred on the stone."""
+        poses = self._exposure_poses(s, before)
         shape = self.shapes[s.id]
-        foot = place(shape.outline, s.x, s.y, s.angle)
-        poly = self.camera.project(foot, s.z + shape.height_mm * 0.5)
         lift = s.z + shape.height_mm
-        shadow = self.camera.project(foot - self.light_mm * lift * 0.7, 0.0)
-        motion = np.zeros(2)
-        if before is not None and not s.in_air and not before.in_air:
-            motion = (
-                self.camera.project(np.array([[s.x, s.y]]))[0]
-                - self.camera.project(np.array([[before.x, before.y]]))[0]
-            )
-        r_px = 0.5 * (poly.max(axis=0) - poly.min(axis=0)).max()
+        drawn = []
+        for pose, smear in poses:
+            foot = place(shape.outline, pose.x, pose.y, pose.angle)
+            poly = self.camera.project(foot, pose.z + shape.height_mm * 0.5)
+            shadow = self.camera.project(foot - self.light_mm * lift * 0.7, 0.0)
+            drawn.append((pose, smear, poly, shadow))
+        r_px = 0.5 * (drawn[-1][2].max(axis=0) - drawn[-1][2].min(axis=0)).max()
         defocus = 0.4 + s.z / 50.0 if s.in_air else 0.0
-        margin = int(np.ceil(3 * max(defocus, 1) + abs(motion).max() + 0.3 * r_px + 4))
-        box = _box(np.vstack([poly, shadow]), margin, self.camera.size)
+        reach = max(float(abs(smear).max()) for _, smear, _, _ in drawn)
+        margin = int(np.ceil(3 * max(defocus, 1) + reach + 0.3 * r_px + 4))
+        box = _box(np.vstack([np.vstack([d[2], d[3]]) for d in drawn]), margin, self.camera.size)
         if box is None:
             return
         x0, y0, x1, y1 = box
         roi = img[y0:y1, x0:x1]
         size = (y1 - y0, x1 - x0)
+        k = float(len(drawn))
+        shade_sum = np.zeros(size, np.float32)
+        alpha_sum = np.zeros(size, np.float32)
+        premult_sum = np.zeros((*size, 3), np.float32)
+        for pose, smear, poly, shadow in drawn:
+            sh = _mask(shadow - (x0, y0), size)
+            shade_sum += cv2.GaussianBlur(sh, (0, 0), 0.2 * r_px + 1 + 0.05 * s.z)
+            body, alpha = self._stone_body(pose, poly, (x0, y0), size, r_px, defocus, smear)
+            alpha_sum += alpha
+            premult_sum += body * alpha[..., None]
         # soft shadow under the stone
-        sh = _mask(shadow - (x0, y0), size)
-        sh = cv2.GaussianBlur(sh, (0, 0), 0.2 * r_px + 1 + 0.05 * s.z)
-        roi *= (1 - self.style["shadow"] * (0.5 if s.in_air else 1.0) * sh)[..., None]
+        roi *= (1 - self.style["shadow"] * (0.5 if s.in_air else 1.0) * (shade_sum / k))[..., None]
+        alpha = alpha_sum / k
+        roi[:] = roi * (1 - alpha[..., None]) + premult_sum / k
+
+    def _exposure_poses(
+        self, s: StoneFrame, before: StoneFrame | None
+    ) -> list[tuple[StoneFrame, np.ndarray]]:
+        """The poses a stone is drawn at in this frame, each with the smear (px) around it."""
+        if before is None or s.in_air or before.in_air:
+            return [(s, np.zeros(2))]
+        here = self.camera.project(np.array([[s.x, s.y]]))[0]
+        motion = here - self.camera.project(np.array([[before.x, before.y]]))[0]
+        exposure = self.style["exposure"]
+        if exposure is None:
+            return [(s, motion)]
+        n = int(np.clip(np.ceil(exposure * np.linalg.norm(motion) / SUB_FRAME_PX), 1, MAX_SUB_FRAMES))
+        turn = (s.angle - before.angle + np.pi) % (2 * np.pi) - np.pi
+        poses = []
+        for i in range(n):
+            f = 1 - exposure + exposure * (i + 0.5) / n  # the middle of this pose's time slice
+            poses.append(
+                (
+                    StoneFrame(
+                        s.id,
+                        before.x + (s.x - before.x) * f,
+                        before.y + (s.y - before.y) * f,
+                        before.angle + turn * f,
+                        s.on_board,
+                        False,
+                        s.z,
+                    ),
+                    motion * exposure / n,
+                )
+            )
+        return poses
+
+    def _stone_body(
+        self,
+        s: StoneFrame,
+        poly: np.ndarray,
+        origin: tuple[int, int],
+        size: tuple[int, int],
+        r_px: float,
+        defocus: float,
+        smear: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The shaded stone at one pose in the box at ``origin``: colour and coverage, smeared."""
+        shape = self.shapes[s.id]
+        m = _mask(poly - origin, size)
         # rounded body: brighter toward the light, darker at the rim
-        m = _mask(poly - (x0, y0), size)
         height = cv2.GaussianBlur(m, (0, 0), max(0.35 * r_px, 0.8))
         toward = (
             self.camera.project(np.array([[s.x, s.y]]) + self.light_mm * 10)[0]
@@ -202,13 +268,12 @@ class Renderer:
         if defocus > 0.3:
             alpha = cv2.GaussianBlur(alpha, (0, 0), defocus)
             body = cv2.GaussianBlur(body, (0, 0), defocus)
-        length = float(np.linalg.norm(motion))
-        if length > 1.5:
-            k = _line_kernel(motion)
+        if float(np.linalg.norm(smear)) > 1.5:
+            k = _line_kernel(smear)
             premult = cv2.filter2D(body * alpha[..., None], -1, k)
             alpha = cv2.filter2D(alpha, -1, k)
             body = premult / np.maximum(alpha[..., None], 1e-3)
-        roi[:] = roi * (1 - alpha[..., None]) + body * alpha[..., None]
+        return body, alpha
 
     def _light_at(self, pt: np.ndarray) -> float:
         """The light falloff at a pixel (clamped into the image)."""
@@ -219,7 +284,7 @@ class Renderer:
         skin_px, arm_px, skin_sh, arm_sh = hand_outline_px(
             self.camera, pose, self.style, self.light_mm
         )
-        smear = hand_smear_px(self.camera, pose, previous)
+        smear = hand_smear_px(self.camera, pose, previous, self.style["exposure"])
         margin = 12 + int(np.ceil(np.abs(smear).max()))
         box = _box(np.vstack([*skin_px, *skin_sh, arm_px, arm_sh]), margin, self.camera.size)
         if box is None:
@@ -255,14 +320,16 @@ class Renderer:
         roi += alpha * (body - roi)
 
 
-def hand_smear_px(camera: Camera, pose: HandPose, previous: HandPose | None) -> np.ndarray:
-    """The length and direction (px) of a moving hand's motion blur: half its way since the
-    previous frame (a shutter open half the frame time), centred on where it is now."""
+def hand_smear_px(
+    camera: Camera, pose: HandPose, previous: HandPose | None, exposure: float | None = None
+) -> np.ndarray:
+    """The length and direction (px) of a moving hand's motion blur: the share ``exposure`` of
+    its way since the previous frame (half unless given), centred on where it is now."""
     if previous is None:
         return np.zeros(2)
     now = camera.project(np.array([[pose.x, pose.y]]), pose.z)[0]
     before = camera.project(np.array([[previous.x, previous.y]]), previous.z)[0]
-    return 0.5 * (now - before)
+    return (0.5 if exposure is None else exposure) * (now - before)
 
 
 def hand_bbox(
@@ -280,7 +347,8 @@ def hand_bbox(
     x, y, bw, bh = cv2.boundingRect(mask)
     if bw == 0:
         return None
-    reach = np.ceil(np.abs(hand_smear_px(camera, pose, previous)) / 2).astype(int)
+    smear = hand_smear_px(camera, pose, previous, style["exposure"])
+    reach = np.ceil(np.abs(smear) / 2).astype(int)
     return [
         int(max(x - reach[0], 0)),
         int(max(y - reach[1], 0)),

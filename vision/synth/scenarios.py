@@ -2,9 +2,10 @@
 
 Each scenario draws its set-up and its action from the seed, runs the physics, computes the
 truth from the tracks (``verdict.judge_shot``) and checks it against what the scenario is for
-(a "gate_touch" clip must really touch a gate). An unintended or ambiguous outcome (a near miss
-under 1.5 mm, a gate stone nudged by a third stone, a touch that does not move the gate stone)
-is thrown away and the next attempt of the same seed is tried, a bounded number of times.
+(a "gate_touch" clip must really touch a gate). An unintended outcome or a gate stone nudged by
+a third stone is thrown away and the next attempt of the same seed is tried, a bounded number of
+times; so are, unless the style keeps ``close_calls``, a near miss under 1.5 mm and a touch that
+barely moves the gate stone.
 """
 
 from __future__ import annotations
@@ -64,17 +65,42 @@ def _speed_for(distance: float, decel: float) -> float:
     return float(np.sqrt(2 * decel * max(distance, 1.0)))
 
 
+def _slide(t: Timeline, rng: np.random.Generator, base: float, lo: float, hi: float) -> float:
+    """How much farther than ``base`` mm a flick should slide: ``lo``..``hi`` more. Uniform in
+    distance, unless the style draws shot speeds (``shot_speed_mm_s``): then the flick's speed
+    is drawn log-uniformly within those bounds and the window, so creeps of a few mm and hard
+    flicks are as common as middling ones."""
+    speeds = t.style["shot_speed_mm_s"]
+    if speeds is None:
+        return float(rng.uniform(lo, hi))
+    decel = t.style["board_decel_mm_s2"]
+    v_lo = max(speeds[0], _speed_for(base + lo, decel))
+    v_hi = min(speeds[1], _speed_for(base + hi, decel))
+    if v_lo >= v_hi:
+        raise Resample("no flick speed in this window")
+    v = float(np.exp(rng.uniform(np.log(v_lo), np.log(v_hi))))
+    return v * v / (2 * decel) - base
+
+
+def _widest(t: Timeline, default: float, wide: float) -> float:
+    """A slide window's bound: ``wide`` where the style draws shot speeds, else ``default``."""
+    return default if t.style["shot_speed_mm_s"] is None else wide
+
+
 def _shoot(t: Timeline, shooter: int, direction: np.ndarray, distance: float) -> ShotTruth:
     u = direction / np.linalg.norm(direction)
-    v = u * _speed_for(distance, t.style["board_decel_mm_s2"])
-    start, end = t.shot(shooter, v, float(t.rng.uniform(-6, 6)))
-    truth = judge_shot(t.shapes, t.frames, t.contacts, shooter, start, end)
-    if truth.clearance < MIN_CLEARANCE_MM or truth.gate_moved_without_touch:
-        raise Resample("ambiguous near miss or chain push")
-    if "touched_gate" in truth.event["fouls"] and truth.touched_gate_moved < MIN_TOUCH_MOVE_MM:
-        raise Resample("gate touch too faint to see")
+    speed = _speed_for(distance, t.style["board_decel_mm_s2"])
+    start, end = t.shot(shooter, u * speed, float(t.rng.uniform(-6, 6)))
+    truth = judge_shot(t.shapes, t.frames, t.contacts, shooter, start, end, t.style["board_mm"])
+    if truth.gate_moved_without_touch:
+        raise Resample("a gate stone moved by a chain push")
+    if not t.style["close_calls"]:
+        if truth.clearance < MIN_CLEARANCE_MM:
+            raise Resample("ambiguous near miss")
+        if "touched_gate" in truth.event["fouls"] and truth.touched_gate_moved < MIN_TOUCH_MOVE_MM:
+            raise Resample("gate touch too faint to see")
     t.events.append(truth.event)
-    t.shots.append(truth.details())
+    t.shots.append({**truth.details(), "speed_mm_s": round(speed, 1)})
     return truth
 
 
@@ -98,6 +124,7 @@ def _drop_plan(
     placed = t.world.states()
     lands, vels = [], []
     for k, sid in enumerate(ids):
+        beside = None
         if k < splash:  # lands near an edge, moving outward: slides off onto the table
             edge = int(rng.integers(4))
             inset = rng.uniform(4, 18)
@@ -109,12 +136,25 @@ def _drop_plan(
                 3: (np.array([inset, along * h]), np.array([-1.0, 0])),
             }[edge]
             vel = out * rng.uniform(250, 450) + rng.uniform(-60, 60, 2)
+        elif k > splash and t.style["cluster_p"] and rng.random() < t.style["cluster_p"]:
+            # lands beside the stone dropped just before it and slides the last mm into it
+            anchor = placed[-1]
+            beside = anchor.id
+            u = rng.normal(0, 1, 2)
+            u /= np.linalg.norm(u)
+            reach = t.shapes[anchor.id].radius + t.shapes[sid].radius + 1.0
+            spot = np.array([anchor.x, anchor.y]) + u * reach
+            vel = vels[-1] - u * rng.uniform(30, 60)  # drifting with it, closing in
+            area = board_area(t.style)
+            if not (area[0] <= spot[0] <= area[2] and area[1] <= spot[1] <= area[3]):
+                raise Resample("a cluster reaching off the board")
         else:
             area = board_area(t.style, 40)
             spot = np.clip(centre + rng.normal(0, spread, 2), area[:2], area[2:])
             vel = rng.uniform(-70, 70, 2)
         cand = StoneState(sid, float(spot[0]), float(spot[1]), 0.0)
-        if not fits(t.shapes, placed, cand, 4.0) or (
+        others = [p for p in placed if p.id != beside]
+        if not fits(t.shapes, others, cand, 4.0) or (
             k >= splash and near_marker(t.style, *spot, 20)
         ):
             raise Resample("landing spot taken")
@@ -176,32 +216,34 @@ def _gate_scenario(
         half_gap = (np.linalg.norm(gb - ga) - scene.shapes[a].radius - scene.shapes[b].radius) / 2
         to_gate = float(np.dot(mid - start, normal))
         r = scene.shapes[shooter].radius
+        # slide windows past the gate line; with shot speeds drawn they reach from a creep of
+        # a few mm to a flick that leaves the board fast
         if aim == "through":
             target, dist = (
                 mid + tangent * rng.uniform(-0.25, 0.25) * half_gap,
-                to_gate + rng.uniform(2 * r + 25, 2 * r + 110),
+                to_gate + _slide(t, rng, to_gate, 2 * r + 25, _widest(t, 2 * r + 110, 2 * r + 250)),
             )
         elif aim == "touch":
             side_ = rng.choice([-1.0, 1.0])
             target, dist = (
                 mid + side_ * tangent * (half_gap + rng.uniform(0.0, 0.6) * r),
-                to_gate + rng.uniform(40, 110),
+                to_gate + _slide(t, rng, to_gate, 40, _widest(t, 110, 400)),
             )
         elif aim == "short":
             target, dist = (
                 mid + tangent * rng.uniform(-0.2, 0.2) * half_gap,
-                to_gate + rng.uniform(-25, r * 0.8),
+                to_gate + _slide(t, rng, to_gate, _widest(t, -25, 3 - to_gate), r * 0.8),
             )
         elif aim == "wide":
             side_ = rng.choice([-1.0, 1.0])
             target, dist = (
                 mid + side_ * tangent * (half_gap + 2 * r + rng.uniform(15, 40)),
-                to_gate + rng.uniform(20, 90),
+                to_gate + _slide(t, rng, to_gate, 20, _widest(t, 90, 600)),
             )
         else:  # "off": through the gate and on over the nearby edge
             target, dist = (
                 mid + tangent * rng.uniform(-0.2, 0.2) * half_gap,
-                to_gate + rng.uniform(110, 200),
+                to_gate + _slide(t, rng, to_gate, 110, _widest(t, 200, 2500)),
             )
         if hit:
             dist += rng.uniform(30, 80)  # on into the bystander past the gate
@@ -276,7 +318,7 @@ def _clear_scenario(scene: Scene, hit: bool) -> Timeline:
             if hit
             else rng.choice([-1, 1]) * (reach + rng.uniform(12, 35))
         )
-        _shoot(t, shooter, o + tangent * offset - s, d + rng.uniform(10, 60))
+        _shoot(t, shooter, o + tangent * offset - s, d + _slide(t, rng, d, 10, _widest(t, 60, 300)))
         ev = t.events[-1]
         if ev["verdict"] != ("pass" if hit else "foul") or (
             not hit and ev["fouls"] != ["missed_clear"]

@@ -92,9 +92,15 @@ def _centroid(poly: np.ndarray) -> np.ndarray:
 
 
 def stone_colour(
-    rng: np.random.Generator, board_bgr: tuple[int, int, int], close_p: float
+    rng: np.random.Generator,
+    board_bgr: tuple[int, int, int],
+    close_p: float,
+    same_p: float = 0.0,
 ) -> tuple[int, int, int]:
-    """A pebble colour, or with probability ``close_p`` one within a few levels of the board's."""
+    """A pebble colour, or with probability ``close_p`` one within a few levels of the board's,
+    or with probability ``same_p`` the board's own (then only its shading sets it apart)."""
+    if same_p and rng.random() < same_p:
+        return tuple(int(v) for v in board_bgr)
     if rng.random() < close_p:
         delta = rng.integers(-28, 29, 3)
         base = np.array(board_bgr) + delta

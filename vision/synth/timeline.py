@@ -191,6 +191,19 @@ class Timeline:
         n = max(n, int(np.hypot(b.x - a.x, b.y - a.y) / HAND_SPEED_MM_S * self.fps))
         return [_lerp(a, b, _ease(i / n)) for i in range(1, n + 1)]
 
+    def _withdraw(self, pose: HandPose, away: HandPose, n: int) -> list[HandPose | None]:
+        """The hand's way from ``pose`` out of the picture. With the style's ``linger_s`` it
+        first draws back a little and rests there up to that long (the stones moving on
+        meanwhile), as a player's hand stays near the board after a flick or a drop."""
+        linger = self.style["linger_s"]
+        if not linger:
+            return self._way(pose, away, n)
+        wait = _offset(pose, -self.rng.uniform(40, 120), max(pose.z, self.rng.uniform(20, 60)))
+        hold = int(self.rng.uniform(0, linger) * self.fps)
+        return (
+            self._way(pose, wait, int(0.25 * self.fps)) + [wait] * hold + self._way(wait, away, n)
+        )
+
     def settle(self, hand_path: list[HandPose | None]) -> tuple[int, list[HandPose | None]]:
         """Run until every stone is at rest, the hand following ``hand_path`` meanwhile.
         Returns the first frame at rest and what is left of the hand's path."""
@@ -259,7 +272,7 @@ class Timeline:
         self.dropped.extend(ids)
         hold = release - self.now + 2
         self.idle(hold, over)
-        end, rest_of_path = self.settle(self._way(over, away, int(0.45 * self.fps)))
+        end, rest_of_path = self.settle(self._withdraw(over, away, int(0.45 * self.fps)))
         after = {s.id: s for s in self.world.states()}
         splashed = sum(1 for sid in ids if after[sid].fallen)
         event = {
@@ -298,7 +311,7 @@ class Timeline:
         follow = [
             _offset(touch, min(0.5 * speed / self.fps * k, 25), 4 + 6 * k) for k in range(1, 4)
         ]
-        out = follow + self._way(follow[-1], self._away(touch, 220), int(0.5 * self.fps))
+        out = follow + self._withdraw(follow[-1], self._away(touch, 220), int(0.5 * self.fps))
         end, rest_of_path = self.settle(out)
         self._note_rest()
         self.play(rest_of_path)

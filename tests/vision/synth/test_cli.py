@@ -55,3 +55,20 @@ def test_cli_refuses_a_bad_size(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([str(tmp_path), "--size", "640by480"])
     assert "640by480" in capsys.readouterr().err
+
+
+def test_cli_writes_wide_profile_clips(tmp_path, capsys):
+    """``--profile wide`` draws the widened scenes: the truth's style says so and holds its
+    flick speed range."""
+    args = [str(tmp_path), "--scenarios", "gate_off_board", "--size", "160x120", "--fps", "20"]
+    assert main([*args, "--profile", "wide"]) == 0
+    truth = json.loads((tmp_path / "gate_off_board_0.json").read_text())
+    assert truth["truth"]["style"]["profile"] == "wide"
+    assert truth["truth"]["style"]["shot_speed_mm_s"] == [100.0, 1500.0]
+    assert "off_board" in truth["events"][0]["fouls"]
+
+
+def test_cli_refuses_an_unknown_profile(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--profile", "huge"])
+    assert "huge" in capsys.readouterr().err

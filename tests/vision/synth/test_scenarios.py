@@ -9,6 +9,7 @@ import pytest
 
 from vision.synth import SCENARIOS, generate_clip
 from vision.synth.hand import in_view
+from vision.synth.style import PROFILES
 
 SEEDS = (0, 1)
 
@@ -35,12 +36,14 @@ INTENT = {
 
 @pytest.fixture(
     scope="module",
-    params=[(s, seed) for s in SCENARIOS for seed in SEEDS],
-    ids=lambda p: f"{p[0]}-{p[1]}",
+    params=[(s, seed, profile) for s in SCENARIOS for seed in SEEDS for profile in PROFILES],
+    ids=lambda p: f"{p[0]}-{p[1]}-{p[2]}",
 )
 def clip(request):
-    scenario, seed = request.param
-    return generate_clip(scenario, seed)
+    """Every scenario in both style profiles: the wide one's fast and gentle flicks, clusters
+    and lingering hands must keep the truth as exact and self-consistent as the default's."""
+    scenario, seed, profile = request.param
+    return generate_clip(scenario, seed, profile=profile)
 
 
 def test_scenario_list_covers_the_contract():

@@ -103,3 +103,46 @@ def test_a_clear_that_misses_or_leaves_the_board_is_a_foul(end, fouls):
     frames = _frames(_line((100, 100), end), {1: (300.0, 300.0)})
     event = judge_shot(SHAPES, frames, [], 0, 0, len(frames) - 1).event
     assert event["verdict"] == "foul" and event["fouls"] == fouls
+
+
+def test_a_pass_is_made_once_wholly_through_and_a_rebound_does_not_undo_it():
+    """Ruling Rubber Band: the pass is made at the first moment after the crossing that the
+    shooter is wholly outside the band on the far side; a rebound back into the band (off a
+    non-gate piece) afterwards does not undo it."""
+    frames = _frames(_line((200, 300), (200, 150)) + _line((200, 150), (200, 200)), GATE)
+    event = judge_shot(SHAPES, frames, [(19, 0, 3)], 0, 0, len(frames) - 1).event
+    assert event["verdict"] == "pass" and event["gate"] == [1, 2]
+
+
+def test_a_shooter_never_wholly_out_on_the_far_side_is_not_through():
+    """Rubber Band: crossing the gate line is not enough; the whole shooter must clear the band
+    (here it reaches 5 mm past the line, still overlapping the band, and comes back)."""
+    frames = _frames(_line((200, 300), (200, 195)) + _line((200, 195), (200, 260)), GATE)
+    event = judge_shot(SHAPES, frames, [], 0, 0, len(frames) - 1).event
+    assert event["verdict"] == "foul" and event["fouls"] == ["not_through"]
+
+
+def test_touching_a_gate_piece_after_the_pass_still_fouls():
+    """Ruling: touching either gate piece at any moment of the shot is a foul, even after the
+    shooter was wholly through."""
+    frames = _frames(_line((200, 300), (200, 150)) + _line((200, 150), (160, 175)), GATE)
+    event = judge_shot(SHAPES, frames, [(38, 0, 1)], 0, 0, len(frames) - 1).event
+    assert event["verdict"] == "foul" and "touched_gate" in event["fouls"]
+
+
+@pytest.mark.parametrize("x, close", [(170.5, True), (180.0, False)])
+def test_a_near_miss_of_a_gate_piece_under_a_millimetre_is_a_close_call(x, close):
+    """A shooter that passes 0.5 mm from a gate piece passes, but a millimetre decided it: the
+    truth marks it a close call; 10 mm clear is not one."""
+    frames = _frames(_line((x, 300), (x, 120)), GATE)
+    event = judge_shot(SHAPES, frames, [], 0, 0, len(frames) - 1).event
+    assert event["verdict"] == "pass" and event["close_call"] is close
+
+
+@pytest.mark.parametrize("end_y, close", [(0.6, True), (30.0, False)])
+def test_a_piece_resting_within_a_millimetre_of_the_edge_is_a_close_call(end_y, close):
+    """Off board is judged by the piece's centre against the edge: a shooter stopping 0.6 mm
+    inside it stays on the board, narrowly (a close call); 30 mm inside is plain."""
+    frames = _frames(_line((200, 300), (200, end_y)), {1: GATE[1], 2: GATE[2]})
+    event = judge_shot(SHAPES, frames, [], 0, 0, len(frames) - 1, BOARD).event
+    assert event["verdict"] == "pass" and event["close_call"] is close
