@@ -14,8 +14,9 @@ footage nobody has seen; once their wrong calls are read they become development
 2032-2127 are (docs/vision/analysis.md, "Measured", keeps the tally). Seeds below 2000 are for
 development; the tests use 100 and 101, and a few named development seeds.
 
-Accuracy: verdict accuracy over shots (unsure counts as wrong), false fouls (a pass called a foul,
-over passes), missed fouls (a foul called a pass, over fouls), unsure rate, drop counts right,
+Accuracy: verdict accuracy over shots (unsure counts as wrong; where the truth marks a close call,
+under 1 mm deciding it, either verdict is right, as a human referee's would be), false fouls (a
+pass called a foul, over passes), missed fouls (a foul called a pass, over fouls), unsure rate, drop counts right,
 pickups found, rest-position error in mm, and when events are placed: the judged start and end
 (the contract's first frame of motion and first frame at rest) minus the truth's, in seconds, per
 event type (the median shows a judge systematically early or late, the 90th percentile of the
@@ -162,15 +163,17 @@ def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: b
         if te["type"] == "shot":
             c["shots"] += 1
             verdict = got["verdict"] if got else "missing"
-            c["correct"] += verdict == te["verdict"]
+            close = te.get("close_call", False)  # under 1 mm decided it: either call is right
+            right = verdict == te["verdict"] or (close and verdict in ("pass", "foul"))
+            c["correct"] += right
             c["unsure"] += verdict == "unsure"
             if te["verdict"] == "pass":
                 c["passes"] += 1
-                c["false_foul"] += verdict == "foul"
+                c["false_foul"] += verdict == "foul" and not close
             else:
                 c["fouls"] += 1
-                c["missed_foul"] += verdict == "pass"
-            if verbose and verdict != te["verdict"]:
+                c["missed_foul"] += verdict == "pass" and not close
+            if verbose and not right:
                 c["lines"].append(f"  {name} seed {seed}: truth {te} judged {got}")
         elif te["type"] == "drop":
             c["drops"] += 1
