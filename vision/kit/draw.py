@@ -54,7 +54,8 @@ def _ink_box(text: str, scale: float, thick: int) -> tuple[int, int, int, int]:
     canvas = np.zeros((th + base + 2 * pad, tw + 2 * pad), np.uint8)
     cv2.putText(canvas, text, (pad, pad + th), _FONT, scale, 255, thick, cv2.LINE_AA)
     ys, xs = np.nonzero(canvas)
-    return int(xs.min()) - pad, int(ys.min()) - pad - th, int(xs.max()) + 1 - pad, int(ys.max()) + 1 - pad - th
+    return (int(xs.min()) - pad, int(ys.min()) - pad - th,
+            int(xs.max()) + 1 - pad, int(ys.max()) + 1 - pad - th)
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
@@ -93,7 +94,8 @@ class Painter:
         scale, thick = _font(height_mm * self.s)
         (tw, th), _ = cv2.getTextSize(s, _FONT, scale, thick)
         x, y = self.px(*c)
-        cv2.putText(self.img, s, (x - tw // 2, y + th // 2), _FONT, scale, colour, thick, cv2.LINE_AA)
+        cv2.putText(self.img, s, (x - tw // 2, y + th // 2), _FONT, scale, colour, thick,
+                    cv2.LINE_AA)
 
     def label(self, lab: g.Label, colour=INK):
         """A coordinate, its ink beside `lab.anchor` on the far side from the board. File

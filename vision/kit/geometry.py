@@ -90,7 +90,8 @@ def coordinate_labels(spec: GridSpec) -> list[Label]:
     labels = []
     for col, letter in enumerate(file_names(spec)):
         x = spec.centre_mm(0, col)[0]
-        labels += [Label(letter, (x, -LABEL_GAP_MM), "N"), Label(letter, (x, h + LABEL_GAP_MM), "S")]
+        labels += [Label(letter, (x, -LABEL_GAP_MM), "N"),
+                   Label(letter, (x, h + LABEL_GAP_MM), "S")]
     for row in range(spec.rows):
         y, rank = spec.centre_mm(row, 0)[1], rank_name(spec, row)
         labels += [Label(rank, (-LABEL_GAP_MM, y), "W"), Label(rank, (w + LABEL_GAP_MM, y), "E")]
