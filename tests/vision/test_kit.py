@@ -9,10 +9,12 @@ from PIL import Image
 
 from referee.cli import main
 from vision.board import find_board
+from vision.grid import read_grid
 from vision.kit import geometry as g
 from vision.kit.draw import board_image, token_image
 from vision.kit.pages import DPI, PAPERS, PX_PER_MM, board_page, kit_pages, rocca_marker_page
 from vision.kit.tokens import TOKENS, tokens_for
+from vision.tablegen import random_scene, render
 
 
 @pytest.mark.parametrize("game", sorted(g.SPECS))
@@ -114,3 +116,104 @@ def test_kit_command_refuses_an_unknown_game_and_an_unwritable_file(tmp_path, ca
     assert "invalid choice" in capsys.readouterr().err
     assert main(["kit", "rocca", "--out", str(tmp_path / "missing" / "x.pdf")]) == 1
     assert "cannot write" in capsys.readouterr().err
+
+
+def _notation_square(game: str):
+    """The engine's name of a (row, column) cell: the notation the players type and read."""
+    if game == "rocketball":
+        from engines.rocketball import board as rb
+        return lambda r, c: rb.name(rb.at(r, c))
+    if game == "stoneball":
+        from engines.stoneball.board import name
+        return lambda r, c: name((r, c))
+    from engines.rollerball.board import Board
+    return Board(3).name
+
+
+def _label_ink(spec: g.GridSpec, monkeypatch) -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
+    """The printed board at 300 dpi, and where its ink differs from the same board printed
+    without coordinates: exactly the coordinates' ink."""
+    board, origin = board_image(spec, PX_PER_MM)
+    with monkeypatch.context() as m:
+        m.setattr(g, "coordinate_labels", lambda spec: [])
+        bare, _ = board_image(spec, PX_PER_MM)
+    ink = np.abs(board.astype(int) - bare.astype(int)).max(axis=2) > 60
+    return board, ink, origin
+
+
+def _box_mm(ink: np.ndarray, origin, x_mm: tuple[float, float], y_mm: tuple[float, float]):
+    """The box (x0, y0, x1, y1) in board mm of the ink within a region of the board, or None."""
+    s = PX_PER_MM
+    xs = [int(np.clip(origin[0] + v * s, 0, ink.shape[1])) for v in x_mm]
+    ys = [int(np.clip(origin[1] + v * s, 0, ink.shape[0])) for v in y_mm]
+    rows, cols = np.nonzero(ink[ys[0]:ys[1], xs[0]:xs[1]])
+    if not len(rows):
+        return None
+    return ((xs[0] + cols.min() - origin[0]) / s, (ys[0] + rows.min() - origin[1]) / s,
+            (xs[0] + cols.max() + 1 - origin[0]) / s, (ys[0] + rows.max() + 1 - origin[1]) / s)
+
+
+def _overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("game", sorted(g.SPECS))
+def test_board_prints_every_coordinate_readable_and_off_the_camera(game, monkeypatch):
+    """Every move is typed and shown as a file letter and a rank (each game's notation), so
+    the board prints each file beyond the North and South edges and each rank beyond the West
+    and East edges: at least LABEL_MM of ink, clear of the marked area (the cells the camera
+    reads and the outline through the marker centres) and of every marker's quiet zone, and
+    inside the printed paper."""
+    spec = g.spec(game)
+    square = _notation_square(game)
+    w, h = spec.size_mm
+    labels = {(lab.side, lab.text) for lab in g.coordinate_labels(spec)}
+    files = [square(0, c)[0] for c in range(spec.cols)]
+    ranks = [square(r, 0)[1:] for r in range(spec.rows)]
+    assert labels == ({(side, f) for f in files for side in "NS"}
+                      | {(side, r) for r in ranks for side in "WE"})
+
+    board, ink, origin = _label_ink(spec, monkeypatch)
+    paper = (-origin[0] / PX_PER_MM, -origin[1] / PX_PER_MM,
+             (board.shape[1] - origin[0]) / PX_PER_MM, (board.shape[0] - origin[1]) / PX_PER_MM)
+    b, cell = spec.border_mm, spec.cell_mm
+    far_x, far_y = (paper[0], paper[2]), (paper[1], paper[3])
+    # each label is looked for beside its own column or row, over the whole half of the print
+    regions = [((b + c * cell, b + (c + 1) * cell), (far_y[0], h / 2), f"{files[c]} North")
+               for c in range(spec.cols)]
+    regions += [((b + c * cell, b + (c + 1) * cell), (h / 2, far_y[1]), f"{files[c]} South")
+                for c in range(spec.cols)]
+    regions += [((far_x[0], w / 2), (b + r * cell, b + (r + 1) * cell), f"{ranks[r]} West")
+                for r in range(spec.rows)]
+    regions += [((w / 2, far_x[1]), (b + r * cell, b + (r + 1) * cell), f"{ranks[r]} East")
+                for r in range(spec.rows)]
+    quiet = [(cx - g.QUIET_MM, cy - g.QUIET_MM, cx + g.QUIET_MM, cy + g.QUIET_MM)
+             for cx, cy in ((0, 0), (w, 0), (w, h), (0, h))]
+    for xs, ys, name in regions:
+        box = _box_mm(ink, origin, xs, ys)
+        assert box is not None, f"{game}: no {name} coordinate printed"
+        assert box[3] - box[1] >= g.LABEL_MM, f"{game}: {name} is {box[3] - box[1]:.1f} mm tall"
+        assert not _overlaps(box, (0, 0, w, h)), f"{game}: {name} touches the marked area"
+        assert not any(_overlaps(box, q) for q in quiet), f"{game}: {name} in a marker's quiet zone"
+        pixel = (box[0] * PX_PER_MM + origin[0], box[1] * PX_PER_MM + origin[1],
+                 box[2] * PX_PER_MM + origin[0], box[3] * PX_PER_MM + origin[1])
+        assert pixel[0] >= 1 and pixel[1] >= 1, f"{game}: {name} cut by the paper's edge"
+        assert pixel[2] <= board.shape[1] - 1, f"{game}: {name} cut by the paper's edge"
+        assert pixel[3] <= board.shape[0] - 1, f"{game}: {name} cut by the paper's edge"
+
+
+@pytest.mark.parametrize(("game", "seed"),
+                         [("rocketball", 31), ("stoneball", 32), ("rollerball", 33)])
+def test_a_board_with_its_coordinates_still_calibrates_and_reads(game, seed):
+    """The camera finds the board by its four markers and reads every cell: the printed
+    coordinates around the board change neither, under a tilted camera and uneven light."""
+    spec = g.spec(game)
+    scene = random_scene(spec, seed, fill=0.5)
+    shot = render(scene, tilt=0.07, light=0.4)
+    reading = read_grid(shot.image, spec)
+    error_px = np.linalg.norm(reading.board.corners_px - shot.corners_px, axis=1)
+    error_mm = error_px / reading.board.px_per_mm()
+    assert error_mm.max() < 0.5
+    assert reading.contents() == scene.truth()
+    assert reading.unsure() == []
+

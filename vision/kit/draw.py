@@ -7,6 +7,7 @@ so what the camera is tested on is what the players print.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -22,6 +23,39 @@ _DICT = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 
 _ARROW = {"N": 0, "E": 1, "S": 2, "W": 3}
 """Quarter turns clockwise from North."""
+
+_FONT = cv2.FONT_HERSHEY_SIMPLEX
+FILE_TEXT_MM = 5.8
+"""Nominal height of the file letters (as `Painter.text` measures it): a lowercase letter
+without ascender then has about 4.2 mm of ink, over `geometry.LABEL_MM`."""
+RANK_TEXT_MM = 5.0
+"""Nominal height of the ranks: digits have about 4.6 mm of ink, and `11` still fits between
+the marked area and the edge of the print."""
+PAD_MM = g.QUIET_MM + 1.0
+"""Paper printed around the marked area: the markers' quiet zones and a millimetre more. The
+coordinates fit inside it, so the print (and what the camera sees around the markers) keeps
+this extent."""
+_TALLEST = "bg"
+"""Letters reaching from the ascender to the descender: the height every file letter is given."""
+
+
+def _font(height_px: float) -> tuple[float, int]:
+    """OpenCV's scale and stroke for text about `height_px` tall."""
+    scale = height_px / 22.0
+    return scale, max(1, int(round(scale * 2)))
+
+
+@lru_cache(maxsize=256)
+def _ink_box(text: str, scale: float, thick: int) -> tuple[int, int, int, int]:
+    """The inked pixels of `text` as (x0, y0, x1, y1), relative to putText's origin: the
+    font's nominal sizes are not its ink, and the labels are placed by their ink."""
+    (tw, th), base = cv2.getTextSize(text, _FONT, scale, thick)
+    pad = thick + 2
+    canvas = np.zeros((th + base + 2 * pad, tw + 2 * pad), np.uint8)
+    cv2.putText(canvas, text, (pad, pad + th), _FONT, scale, 255, thick, cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas)
+    return (int(xs.min()) - pad, int(ys.min()) - pad - th,
+            int(xs.max()) + 1 - pad, int(ys.max()) + 1 - pad - th)
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
@@ -57,12 +91,27 @@ class Painter:
 
     def text(self, s: str, c, height_mm: float, colour=INK):
         """Text centred on `c`, about `height_mm` tall."""
-        font = cv2.FONT_HERSHEY_SIMPLEX
-        scale = height_mm * self.s / 22.0
-        thick = max(1, int(round(scale * 2)))
-        (tw, th), _ = cv2.getTextSize(s, font, scale, thick)
+        scale, thick = _font(height_mm * self.s)
+        (tw, th), _ = cv2.getTextSize(s, _FONT, scale, thick)
         x, y = self.px(*c)
-        cv2.putText(self.img, s, (x - tw // 2, y + th // 2), font, scale, colour, thick, cv2.LINE_AA)
+        cv2.putText(self.img, s, (x - tw // 2, y + th // 2), _FONT, scale, colour, thick,
+                    cv2.LINE_AA)
+
+    def label(self, lab: g.Label, colour=INK):
+        """A coordinate, its ink beside `lab.anchor` on the far side from the board. File
+        letters share one baseline (set by the letters with ascenders and descenders), ranks
+        are centred on their row."""
+        files = lab.side in ("N", "S")
+        scale, thick = _font((FILE_TEXT_MM if files else RANK_TEXT_MM) * self.s)
+        x0, y0, x1, y1 = _ink_box(lab.text, scale, thick)
+        if files:
+            _, y0, _, y1 = _ink_box(_TALLEST, scale, thick)
+        ax, ay = self.origin[0] + lab.anchor[0] * self.s, self.origin[1] + lab.anchor[1] * self.s
+        w, h = x1 - x0, y1 - y0
+        left, top = {"N": (ax - w / 2, ay - h), "S": (ax - w / 2, ay),
+                     "W": (ax - w, ay - h / 2), "E": (ax, ay - h / 2)}[lab.side]
+        cv2.putText(self.img, lab.text, (int(round(left - x0)), int(round(top - y0))), _FONT,
+                    scale, colour, thick, cv2.LINE_AA)
 
     def arrow(self, c, d: str, size_mm: float, colour=INK):
         """A filled arrowhead centred on `c`, pointing N, E, S or W."""
@@ -83,9 +132,9 @@ class Painter:
 
 
 def board_image(spec: g.GridSpec, s: float) -> tuple[np.ndarray, tuple[float, float]]:
-    """The whole printed board at `s` px/mm with its corner markers; returns (BGR image, pixel
-    of board point (0, 0)). The image reaches just past the markers' quiet zones."""
-    pad = g.MARKER_MM / 2 + g.MARKER_MM / 6 + 1.0
+    """The whole printed board at `s` px/mm with its corner markers and coordinates; returns
+    (BGR image, pixel of board point (0, 0)). The image reaches `PAD_MM` beyond the marked area."""
+    pad = PAD_MM
     w, h = spec.size_mm
     img = np.full((int(np.ceil((h + 2 * pad) * s)), int(np.ceil((w + 2 * pad) * s)), 3), 255, np.uint8)
     p = Painter(img, s, (pad * s, pad * s))
@@ -100,7 +149,8 @@ def board_image(spec: g.GridSpec, s: float) -> tuple[np.ndarray, tuple[float, fl
     p.rect(0, 0, w, h, INK, fill=False, line_mm=0.2)
     for i, corner in enumerate(((0, 0), (w, 0), (w, h), (0, h))):
         p.marker(i, corner, g.MARKER_MM)
-    p.text(spec.game, (w / 2, h + 4.5), 3.0, (150, 150, 150))
+    for lab in g.coordinate_labels(spec):
+        p.label(lab)
     return img, (pad * s, pad * s)
 
 
@@ -129,8 +179,6 @@ def _rocketball(p: Painter, spec: g.GridSpec) -> None:
     x, y = _cell_xy(spec, 5, 3)
     p.rect(x, y, cell, cell, (215, 215, 215))
     p.circle((x + cell / 2, y + cell / 2), cell * 0.3, INK)
-    for col in range(spec.cols):
-        p.text("abcdefg"[col], (b + (col + 0.5) * cell, b + gh + 10.5), 2.2, (150, 150, 150))
 
 
 def _stoneball(p: Painter, spec: g.GridSpec) -> None:

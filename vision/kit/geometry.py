@@ -14,6 +14,16 @@ from dataclasses import dataclass
 MARKER_MM = 14.0
 """Side of a corner marker (ArUco DICT_4X4_50, 6 modules of 2.33 mm)."""
 
+QUIET_MM = MARKER_MM / 2 + MARKER_MM / 6
+"""How far a marker's white quiet zone (one module) reaches from its centre, along each axis."""
+
+LABEL_MM = 4.0
+"""Least ink height of a printed coordinate (the x-height of a lowercase file letter): read at
+arm's length across a table."""
+
+LABEL_GAP_MM = 1.5
+"""Paper left between the marked area's outline and the coordinates, so no label touches it."""
+
 
 @dataclass(frozen=True)
 class GridSpec:
@@ -47,6 +57,45 @@ class GridSpec:
 
     def cells(self) -> list[tuple[int, int]]:
         return [(r, c) for r in range(self.rows) for c in range(self.cols)]
+
+
+@dataclass(frozen=True)
+class Label:
+    """A coordinate printed outside the marked area, beside its column or row.
+
+    `anchor` is the label's edge nearest the board (board mm) and `side` the edge of the board
+    it stands beyond (N, E, S or W): the label extends away from the board from there, so it
+    stays off the cells the camera reads, and it sits beside a cell, past the corner markers'
+    quiet zones."""
+
+    text: str
+    anchor: tuple[float, float]
+    side: str
+
+
+def file_names(spec: GridSpec) -> str:
+    """The notation's column letters, West to East."""
+    return "abcdefghijklmnopqrstuvwxyz"[:spec.cols]
+
+
+def rank_name(spec: GridSpec, row: int) -> str:
+    """The notation's rank of a row: counted from 1 at the South edge (row 0 is North)."""
+    return str(spec.rows - row)
+
+
+def coordinate_labels(spec: GridSpec) -> list[Label]:
+    """Every file letter beyond the North and South edges and every rank beyond the West and
+    East edges, so each player reads them from their own end, as on a chess board."""
+    w, h = spec.size_mm
+    labels = []
+    for col, letter in enumerate(file_names(spec)):
+        x = spec.centre_mm(0, col)[0]
+        labels += [Label(letter, (x, -LABEL_GAP_MM), "N"),
+                   Label(letter, (x, h + LABEL_GAP_MM), "S")]
+    for row in range(spec.rows):
+        y, rank = spec.centre_mm(row, 0)[1], rank_name(spec, row)
+        labels += [Label(rank, (-LABEL_GAP_MM, y), "W"), Label(rank, (w + LABEL_GAP_MM, y), "E")]
+    return labels
 
 
 ROCKETBALL = GridSpec("rocketball", rows=11, cols=7, cell_mm=20.0)

@@ -22,6 +22,8 @@ PX_PER_MM = DPI / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN_MM = 6.0
 GAP_MM = 2.0
+NAME_MM = 2.5
+"""The game's name, printed small below the board to tell the pages apart."""
 
 
 def _blank(paper: str) -> Painter:
@@ -41,7 +43,7 @@ def _footer(p: Painter, paper: str, title: str) -> None:
 
 
 def board_page(game: str, paper: str) -> np.ndarray:
-    """The board, centred on the page, at true scale."""
+    """The board, centred on the page, at true scale, its name below it."""
     spec = g.spec(game)
     board, _ = board_image(spec, PX_PER_MM)
     p = _blank(paper)
@@ -51,6 +53,7 @@ def board_page(game: str, paper: str) -> np.ndarray:
         raise ValueError(f"the {game} board ({bw / PX_PER_MM:.0f} x {bh / PX_PER_MM:.0f} mm) does not fit {paper}")
     y, x = (H - bh) // 2, (W - bw) // 2
     p.img[y:y + bh, x:x + bw] = board
+    p.text(game, (W / 2 / PX_PER_MM, (y + bh) / PX_PER_MM + NAME_MM), NAME_MM, (150, 150, 150))
     return p.img
 
 
