@@ -41,6 +41,7 @@ def _convex(mask: np.ndarray) -> np.ndarray:
 MIN_ROUNDNESS = 0.55  # a piece cut off at a waist fills this much of its enclosing circle (a stone, not a strip)
 ROUND = 0.7  # a footprint this round is one whole stone (a disc of a few pixels fills 0.7-0.85)
 CRESCENT = 0.62  # a piece of shade less round than this is a cast shadow (seen: shadows 0.47-0.59, stones 0.64-0.65)
+ONE_ROUND = 0.72  # a footprint this round is one stone (two touching discs fill 0.5 of their circle, blurred 0.65)
 
 
 def _roundness(mask: np.ndarray) -> float:
@@ -48,9 +49,6 @@ def _roundness(mask: np.ndarray) -> float:
     pts = cv2.findNonZero(mask.astype(np.uint8))
     _, r = cv2.minEnclosingCircle(pts)
     return float(len(pts) / (np.pi * (r + 0.5) ** 2))
-
-
-ONE_ROUND = 0.72  # a footprint this round is one stone (two touching discs fill 0.5 of their circle, blurred 0.65)
 
 
 def _line(ax: float, ay: float, bx: float, by: float, n: int) -> tuple[np.ndarray, np.ndarray]:
