@@ -31,7 +31,7 @@ from vision.live import LiveJudge  # noqa: E402
 from vision.stones import detect_stones  # noqa: E402
 from vision.synth import generate_clip, generate_still  # noqa: E402
 
-DETECTOR = "stones.py|board.py"
+DETECTOR = "vision/stones/|board.py"
 
 
 def _report(prof: cProfile.Profile, top: int) -> None:

@@ -23,7 +23,8 @@ from vision.resting import consensus
 from vision.stones import detect_stones
 from vision.synth import generate_clip
 from vision.tracking import EpisodeTracker
-from vision.tracks import _core_colour, _drop_excursions, _lay_on
+from vision.tracks.follow import _core_colour, _drop_excursions
+from vision.tracks.sightings import _lay_on
 
 FPS = 30.0
 R = 14.0  # the drawn stones' radius (mm), before their wobble

@@ -1,5 +1,5 @@
 """The judge against the still detector's faults, on short drawn clips: the detector is the real
-one (vision/stones.py), with one fault put in where a test says (a stone missed at one rest, a
+one (vision/stones/), with one fault put in where a test says (a stone missed at one rest, a
 stone found in two halves, a false detection), as a real detector makes them now and then on
 faint stones. What a player would notice: the right shot called, no stone made up or lost.
 

@@ -14,19 +14,12 @@ from tests.vision.drawn_scene import DrawnStone, draw_hand, draw_scene
 from tests.vision.stills import SEEDS, has_hand, still
 from vision.board import Board, find_board
 from vision.hands import hand_mask
-from vision.stones import (
-    FrameError,
-    StoneParams,
-    _Footprint,
-    _join_shadows,
-    _open_keeping_faint,
-    _overlapped,
-    _shadow_side,
-    _split_colours,
-    _split_domes,
-    _trim_shadow,
-    detect_stones,
-)
+from vision.stones import FrameError, StoneParams, detect_stones
+from vision.stones.candidates import _open_keeping_faint
+from vision.stones.footprint import _Footprint, _overlapped, _shadow_side
+from vision.stones.outlines import _join_shadows, _trim_shadow
+from vision.stones.split_colours import _split_colours
+from vision.stones.split_domes import _split_domes
 from vision.synth import generate_clip, generate_still
 from vision.synth.style import random_style
 

@@ -10,7 +10,8 @@ import numpy as np
 from tests.vision.stills import still
 from vision.board import find_board
 from vision.hands import hand_mask
-from vision.stones import _grain, detect_stones
+from vision.stones import detect_stones
+from vision.stones.surface import _grain
 from vision.synth import generate_clip
 
 MAX_D = 40.0  # the largest stone, in view pixels (50 mm at 0.8 px/mm)
