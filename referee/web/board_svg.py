@@ -13,10 +13,13 @@ from html import escape
 from typing import Any
 
 from engines.rocketball.board import GOAL_COLS
+from engines.rollerball.board import Board
 
 CELL = 60
 MARGIN = 36
 SEAT_COLOURS = ("#ef5350", "#42a5f5", "#66bb6a", "#ffca28", "#ab47bc", "#26c6da")
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+"""Column letters, as the notation writes them."""
 ARROWS = {"N": "\u2191", "E": "\u2192", "S": "\u2193", "W": "\u2190"}
 
 
@@ -40,11 +43,13 @@ class Grid:
     """The rank written on the top row (rows count down to rank 1 at the bottom)."""
     goals: tuple[int, ...] = ()
     """The columns of the goal mouths drawn above the top row and below the bottom one."""
+    blocked: tuple[tuple[int, int], ...] = ()
+    """Cells (col, row) that are no part of the track (Rollerball's centre), drawn solid."""
 
 
 def _square(name: str, rows: int) -> tuple[int, int]:
     """'b2' as (col, row from the top)."""
-    return "abcdefgh".index(name[0]), rows - int(name[1:])
+    return LETTERS.index(name[0]), rows - int(name[1:])
 
 
 def stoneball(j: dict[str, Any]) -> Grid:
@@ -69,7 +74,8 @@ def rocketball(j: dict[str, Any]) -> Grid:
 
 
 def rollerball(j: dict[str, Any]) -> Grid:
-    rows = 8
+    board = Board(j["rings"])
+    rows = board.side
     marks = []
     for card in j["cards"]:
         for name in (card["entry"], card["exit"]):
@@ -82,7 +88,9 @@ def rollerball(j: dict[str, Any]) -> Grid:
             marks.append(Mark(*_square(name, rows), "piece", f"w{seat + 1}", seat))
     for ball in j["balls"]:
         marks.append(Mark(*_square(ball["square"], rows), "ball"))
-    return Grid(8, rows, marks, rows)
+    centre = tuple((c, r) for r in range(rows) for c in range(rows)
+                   if f"{LETTERS[c]}{rows - r}" not in board.rings_of)
+    return Grid(rows, rows, marks, rows, blocked=centre)
 
 
 GRIDS = {"stoneball": stoneball, "rocketball": rocketball, "rollerball": rollerball}
@@ -116,12 +124,12 @@ def board_svg(game: str, state_json: dict[str, Any]) -> str | None:
              f'<rect width="{w}" height="{h}" fill="#1b1b1b"/>']
     for r in range(g.rows):
         for c in range(g.cols):
-            shade = "#2e3b2e" if (r + c) % 2 else "#263226"
+            shade = "#555" if (c, r) in g.blocked else "#2e3b2e" if (r + c) % 2 else "#263226"
             parts.append(f'<rect x="{MARGIN + c * CELL}" y="{MARGIN + r * CELL}" width="{CELL}" '
                          f'height="{CELL}" fill="{shade}" stroke="#555" stroke-width="1"/>')
     for c in range(g.cols):
         x = MARGIN + c * CELL + CELL / 2
-        letter = "abcdefgh"[c]
+        letter = LETTERS[c]
         parts.append(f'<text x="{x}" y="{MARGIN - 10}" font-size="22" fill="#bbb">{letter}</text>')
         parts.append(f'<text x="{x}" y="{h - 8}" font-size="22" fill="#bbb">{letter}</text>')
     for r in range(g.rows):

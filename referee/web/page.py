@@ -10,6 +10,10 @@ engines, and a name must never become markup on the screen. The admin form is cl
 default and does nothing without the PIN, which the server checks.
 """
 
+import json
+
+from .board_svg import SEAT_COLOURS
+
 PAGE = """<!doctype html>
 <html lang="en">
 <head>
@@ -31,14 +35,16 @@ PAGE = """<!doctype html>
          padding: 0 2.5vw; min-height: 0; }
   #stage { display: flex; flex-direction: column; gap: 1.5vh; min-height: 0; overflow: hidden; }
   #board { flex: 1 1 0; min-height: 0; width: 100%; object-fit: contain; }
-  #board[hidden], #camera[hidden], #tonight[hidden] { display: none; }
+  #board[hidden], #camera[hidden], #tonight[hidden], #last-calls[hidden] {
+    display: none; }
   #facts { list-style: none; margin: 0; padding: 0; font-size: 5vh; }
   #facts li { padding: .6vh 0; border-bottom: 1px solid #333; }
   #screen { margin: 0; font: 4vh/1.3 sans-serif; white-space: pre-wrap; }
   #camera { flex: 1 1 0; min-height: 0; width: 100%; object-fit: contain; }
   aside { display: flex; flex-direction: column; min-height: 0; overflow: hidden; }
   #score { display: flex; flex-wrap: wrap; gap: 1vh 1vw; margin-bottom: 1.5vh; }
-  .seat { background: #222; border-radius: .8vh; padding: .5vh 1.2vw; text-align: center; }
+  .seat { background: #222; border-radius: .8vh; padding: .5vh 1.2vw; text-align: center;
+          border-top: .8vh solid #222; }
   .seat.mover { box-shadow: inset 0 0 0 .4vh #ffd54f; }
   .seat .name { display: block; font-size: 2.8vh; color: #bbb; }
   .seat .value { display: block; font-size: 6vh; font-weight: bold; line-height: 1.05; }
@@ -54,7 +60,7 @@ PAGE = """<!doctype html>
   #stale { color: #ff8a80; }
 </style>
 </head>
-<body>
+<body data-colours='__SEAT_COLOURS__'>
 <header>
   <h1 id="title">Tabletop Companion</h1>
   <div id="turn"></div>
@@ -70,7 +76,7 @@ PAGE = """<!doctype html>
   </section>
   <aside>
     <div id="score"></div>
-    <h2>last calls</h2><ol id="calls"></ol>
+    <h2 id="last-calls">last calls</h2><ol id="calls"></ol>
     <h2 id="tonight">tonight</h2><ol id="standings"></ol>
   </aside>
 </main>
@@ -98,6 +104,7 @@ function seats(pairs, mover) {
   $("score").replaceChildren(...pairs.map(([name, value], i) => {
     const box = document.createElement("div");
     box.className = i === mover ? "seat mover" : "seat";
+    box.style.borderTopColor = COLOURS[i % COLOURS.length];  // the seat's colour on the board
     for (const [cls, text] of [["name", name], ["value", value]]) {
       const span = document.createElement("span");
       span.className = cls;
@@ -107,10 +114,12 @@ function seats(pairs, mover) {
     return box;
   }));
 }
+const COLOURS = JSON.parse(document.body.dataset.colours);
 let drawn = null;
 function show(s) {
-  $("title").textContent = s.title || "Tabletop Companion";
   const playing = s.phase === "play" || s.phase === "confirm";
+  const lines = playing ? [] : (s.screen || []);  // outside play: the panels' screen, its heading
+  $("title").textContent = (playing ? s.title : lines[0]) || "Tabletop Companion";
   if (playing) {
     $("turn").textContent = s.phase === "confirm" ? "abandon this game? (asked on the panels)" : s.turn;
   } else {
@@ -128,10 +137,11 @@ function show(s) {
   }
   fill($("facts"), playing ? (s.facts || []) : []);
   const plain = playing && !s.has_board && !(s.facts || []).length;
-  $("screen").textContent = playing ? (plain ? s.board || "" : "") : (s.screen || []).join("\\n");
+  $("screen").textContent = playing ? (plain ? s.board || "" : "") : lines.slice(1).join("\\n");
   $("announcement").textContent = s.announcement || "";
   $("proposal").textContent = s.proposal ? "judge: " + s.proposal + "?" : "";
   fill($("calls"), (s.calls || []).slice().reverse());
+  $("last-calls").hidden = !(s.calls || []).length;
   fill($("standings"), (s.standings || []).map(([name, wins]) => name + ": " + wins));
   $("tonight").hidden = !(s.standings || []).length;
   const cam = $("camera");
@@ -161,4 +171,4 @@ poll();
 </script>
 </body>
 </html>
-"""
+""".replace("__SEAT_COLOURS__", json.dumps(SEAT_COLOURS))
