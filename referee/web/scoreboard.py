@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.words import scores
 
-from .board_svg import board_svg
+from .board_svg import GRIDS, board_svg
 
 MENU_PREFIXES = ("[", "not allowed:")
 """Log lines that are a seat's menu or a refusal on its panel, not a call for the room."""
@@ -69,7 +69,7 @@ def view(snapshot: dict[str, Any]) -> dict[str, Any]:
     if state is not None:
         j = state.to_json()  # the readers take only what lies open on the table
         snap["facts"] = FACTS[game](j) if game in FACTS else []
-        snap["has_board"] = board_svg(game, j) is not None
+        snap["has_board"] = game in GRIDS  # drawn when the page asks for /board.svg
     return snap
 
 
