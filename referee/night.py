@@ -23,7 +23,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from device.events import InputEvent
 from device.font import CELL_H, CELL_W, wrap
-from engines.core.records import replay
+from engines.core.records import RecordError, replay
 from engines.core.registry import game_class
 from engines.core.state import Game
 
@@ -33,6 +33,7 @@ from .notify import Notifier
 from .screens import draw, mover_text, score_text
 from .session import Session, Table
 from .timers import Ticker, game_timers
+from .words import call, event_words
 
 RESULTS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS night_results (
@@ -116,6 +117,28 @@ class Results:
         return sorted(wins.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+DICE_SOURCE = {"virtual": "dice", "camera": "camera", "panel": "player"}
+"""Who gave a journalled chance outcome, by the table's dice mode (the journal keeps the
+outcome, not who gave it)."""
+
+
+def journal_calls(journal: Journal, game_id: int, dice: str) -> list[str]:
+    """A journalled game's calls in the words the session logged them live (the call, then
+    ``* event`` lines), so the big screen's last calls survive a restart; [] for a game this
+    build cannot replay."""
+    try:
+        rep = replay(journal.record(game_id))
+        actions = [rep.game.parse(e.notation) for e in journal.actions(game_id)]
+    except (RecordError, JournalError, ValueError, KeyError, ImportError):
+        return []
+    source = DICE_SOURCE.get(dice, "dice")
+    lines = []
+    for before, action, events in zip(rep.states[:-1], actions, rep.events, strict=True):
+        lines.append(call(before, action, source).line())
+        lines += [f"* {event_words(before, action, e)}" for e in events]
+    return lines
+
+
 def option_choices(game: type[Game]) -> list[tuple[str, list[Any]]]:
     """The options a panel can set by cycling: on/off switches and fixed lists of words. Numbers
     and texts come from the config file (``table.options``), not from a few buttons."""
@@ -186,6 +209,9 @@ class Night:
         """What the journal said on opening (a damaged one was set aside): on the big screen all
         night, in the log and on the attract screen, so whoever runs the night finds out."""
         self.log.extend(self.notices)
+        games = journal.games()
+        if games:  # the last game's calls, as they were on the big screen before a restart
+            self.log.extend(journal_calls(journal, games[-1].id, dice))
         row = journal.unfinished()
         if row is not None and row.game in kiosk.games:
             try:
@@ -413,7 +439,8 @@ class Night:
                 draw(device, [self.seats[seat], "", "sitting out", "this game"], 0)
 
     def publish(self) -> None:
-        """A snapshot for the big screen (a new dict each time, swapped in whole)."""
+        """A snapshot for the big screen (a new dict each time, swapped in whole); ``state`` is
+        the game's (immutable) state, which the big screen draws from and never serves whole."""
         s = self.session
         self.version += 1
         snap: dict[str, Any] = {"phase": self.phase, "version": self.version, "log": list(self.log),
@@ -422,7 +449,7 @@ class Night:
             st = s.state
             snap.update(game=s.game.id, title=s.game.title, players=list(st.players), board=st.render(),
                         turn=mover_text(st), score=score_text(st), announcement=s.view.announcement,
-                        proposal=s.view.proposal, game_number=s.row.id)
+                        proposal=s.view.proposal, game_number=s.row.id, state=st)
         else:
             lines, _ = self.screen(40, 8)
             snap.update(screen=lines)

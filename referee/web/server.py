@@ -1,6 +1,7 @@
 """The big-screen server: the standard library's http.server in a thread beside the night loop.
 
-The page is read-only: GET serves the page, the night's latest snapshot and the camera view.
+The page is read-only: GET serves the page, the night's latest snapshot (as the scoreboard
+reads it), the board's drawing and the camera view.
 The one action (abandon the game in play) is a POST that must carry the admin PIN; it is posted
 to the referee's queue like any device's event, so the night loop stays the only writer. Wrong
 PINs are counted per client and, after a few, that client is refused for a while (pins.py), so a
@@ -23,6 +24,7 @@ from .camera import CameraView
 from .limits import MAX_CLIENTS, REQUEST_SECONDS, BoundedHTTPServer, deadline_reader
 from .page import PAGE
 from .pins import LOCKOUT_SECONDS, MAX_WRONG_PINS, PinGuard
+from .scoreboard import board, view
 
 __all__ = ["LOCKOUT_SECONDS", "MAX_WRONG_PINS", "BigScreen"]
 
@@ -95,10 +97,16 @@ def _handler(screen: BigScreen) -> type[BaseHTTPRequestHandler]:
             if path in ("/", "/index.html"):
                 self._send(HTTPStatus.OK, PAGE.encode(), "text/html; charset=utf-8")
             elif path == "/state.json":
-                snap = dict(screen.snapshot())
+                snap = view(screen.snapshot())
                 snap["camera"] = bool(screen.camera and screen.camera.live and snap.get("game") == "rocca"
                                       and snap.get("phase") in ("play", "confirm"))
                 self._json(HTTPStatus.OK, snap)
+            elif path == "/board.svg":
+                svg = board(screen.snapshot())
+                if svg is None:
+                    self._json(HTTPStatus.NOT_FOUND, {"message": "no board to draw in this game"})
+                else:
+                    self._send(HTTPStatus.OK, svg.encode(), "image/svg+xml")
             elif path == "/camera.jpg":
                 jpeg = screen.camera.latest() if screen.camera else None
                 if jpeg is None:

@@ -2,13 +2,17 @@
 what the players see on the HDMI screen follows the game, and a name stays a name."""
 
 import json
+import os
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from device.camera import GeneratedSource
+from engines.core.registry import game_class
 from referee.commands.kiosk import calls
+from referee.kiosk_config import KioskConfig
 from referee.web.camera import CameraView
 from referee.web.server import BigScreen
 
@@ -57,17 +61,17 @@ def test_page_follows_the_night_from_attract_to_a_move(page, table):
     screen = BigScreen(lambda: t.night.published, t.events.put, port=0).start()
     try:
         page.goto(screen.url)
-        wait_text(page, "#board", "press ok to play")
+        wait_text(page, "#screen", "press ok to play")
         assert page.text_content("#title") == "Tabletop Companion"
         for _ in range(4):
             t.press("ana", "ok")
         wait_text(page, "#title", "Pig")
         wait_text(page, "#turn", "ana to move")
-        assert "ana" in page.text_content("#board")
+        assert "ana" in page.text_content("#screen")
         t.press("ana", "down")
         t.press("ana", "ok")  # ana banks her roll
-        wait_text(page, "#log", "ana: hold")
-        assert page.text_content("#score").startswith("ana ")
+        wait_text(page, "#calls", "ana: hold")
+        assert page.text_content("#score .seat .name") == "ana"
         assert not page.is_visible("#camera")
         t.play_pig_by_holding()
         winner = t.night.results.tonight()[0].winners[0]
@@ -110,7 +114,7 @@ def test_names_and_texts_are_shown_as_text_never_as_markup(page):
         page.goto(screen.url)
         wait_text(page, "#turn", "to move")
         assert page.text_content("#title") == evil
-        assert page.evaluate("document.querySelectorAll('img:not(#camera)').length") == 0
+        assert page.evaluate("document.querySelectorAll('img:not(#camera):not(#board)').length") == 0
         assert page.title() == "Tabletop Companion"
     finally:
         screen.close()
@@ -140,5 +144,100 @@ def test_rocca_shows_the_camera_with_the_judges_call_written_on_it(page):
         assert state["camera"] is True
         snap["game"] = "rocketball"  # other games show no camera
         page.wait_for_function("() => document.getElementById('camera').hidden")
+    finally:
+        screen.close()
+
+
+SIZES = [(1280, 800, 24), (1920, 1080, 32)]
+"""The screens the kiosk is set up on, and the smallest turn text a room reads on each (px)."""
+
+
+def start_rocketball(t: KioskTable, presses: int = 12) -> None:
+    """From the attract screen to a Rocketball game, ana at the panel against the bot ben; ana
+    takes her panel's first choice ``presses`` times, so the log holds calls and events."""
+    for _ in range(4):  # attract -> choose -> players -> options -> start
+        t.press("ana", "ok")
+    assert t.night.phase == "play" and t.night.game_id == "rocketball"
+    t.press("ana", "ok", presses)
+
+
+@pytest.fixture
+def rocketball(factory, tmp_path):
+    t = KioskTable(factory, tmp_path / "night.sqlite", KioskConfig(games=("rocketball",), bots=("ben",)))
+    start_rocketball(t)
+    yield t
+    t.close()
+
+
+def fits(page) -> dict:
+    return page.evaluate("""() => ({sh: document.documentElement.scrollHeight, ih: innerHeight,
+        sw: document.documentElement.scrollWidth, iw: innerWidth,
+        turn: parseFloat(getComputedStyle(document.getElementById('turn')).fontSize)})""")
+
+
+@pytest.mark.parametrize(("width", "height", "turn_px"), SIZES)
+def test_scoreboard_fits_the_screen_with_the_board_drawn(page, rocketball, tmp_path, width, height, turn_px):
+    """A room reads the screen without scrolling: the whole scoreboard fits the window, the turn
+    is in large letters, the board is a drawing (SVG) and the calls are sentences, not the
+    terminal's marks or a seat's menu."""
+    t = rocketball
+    screen = BigScreen(lambda: t.night.published, t.events.put, port=0).start()
+    try:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(screen.url)
+        wait_text(page, "#turn", "to move")
+        page.wait_for_function("() => document.getElementById('board').naturalWidth > 0")
+        m = fits(page)
+        assert m["sh"] <= m["ih"] and m["sw"] <= m["iw"], m
+        assert m["turn"] >= turn_px
+        svg = page.evaluate("fetch('board.svg').then(async r => r.headers.get('content-type') + ' ' + await r.text())")
+        assert svg.startswith("image/svg+xml <svg") and "<circle" in svg  # the ball at least
+        calls = page.eval_on_selector_all("#calls li", "els => els.map(e => e.textContent)")
+        assert calls and not [c for c in calls if c.startswith(("*", "["))]
+        assert [s.text_content() for s in page.query_selector_all("#score .name")] == ["ana", "ben"]
+        out = Path(os.environ.get("BIGSCREEN_SHOTS", tmp_path))
+        page.screenshot(path=str(out / f"bigscreen-{width}x{height}.png"))
+    finally:
+        screen.close()
+
+
+def test_last_calls_are_the_same_after_a_restart(page, rocketball):
+    """The journal is all a restarted kiosk remembers: the big screen's last calls are rebuilt
+    from it, the same sentences as before the restart."""
+    t = rocketball
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    def shown_calls() -> list[str]:
+        screen = BigScreen(lambda: t.night.published, t.events.put, port=0).start()
+        try:
+            page.goto(screen.url)
+            page.wait_for_function("() => document.querySelectorAll('#calls li').length > 0")
+            return page.eval_on_selector_all("#calls li", "els => els.map(e => e.textContent)")
+        finally:
+            screen.close()
+
+    before = shown_calls()
+    t.reboot()
+    assert t.night.phase == "play"  # the game resumed
+    assert shown_calls() == before
+    assert len(before) >= 4
+
+
+@pytest.mark.parametrize(("game", "fact"), [("rocca", "ana: 5 in the bowl"),
+                                            ("rollerball-ii", "period 1 of 4")])
+def test_games_without_a_grid_show_their_facts_big(page, game, fact):
+    """Rocca's bowls and Rollerball II's period and ball are the game's state a room follows;
+    they fill the board's place, and there is no board picture."""
+    st = game_class(game)({}).new(["ana", "ben"])
+    snap = {"phase": "play", "game": game, "title": game, "turn": "ana to move", "board": "",
+            "state": st, "log": [], "standings": [], "announcement": "", "proposal": ""}
+    screen = BigScreen(lambda: snap, lambda ev: None, port=0).start()
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(screen.url)
+        wait_text(page, "#facts", fact)
+        assert page.is_hidden("#board")
+        m = fits(page)
+        assert m["sh"] <= m["ih"] and m["sw"] <= m["iw"], m
     finally:
         screen.close()

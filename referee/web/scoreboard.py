@@ -1,0 +1,79 @@
+"""What the big screen shows, made from the night's snapshot: plain calls, game facts, the board.
+
+The night's log is the terminal's: each call, then its events as ``* `` lines, and the menus a
+seat scrolls through in brackets. A room wants the calls only, in the shared words, newest
+kept; the state itself stays on the referee (a hand of cards is never served), and only what
+everyone at the table may see leaves it: the board's drawing, Rocca's bowls, Rollerball II's
+period and ball.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.words import scores
+
+from .board_svg import GRIDS, board_svg
+
+MENU_PREFIXES = ("[", "not allowed:")
+"""Log lines that are a seat's menu or a refusal on its panel, not a call for the room."""
+
+
+def plain_calls(log: list[str]) -> list[str]:
+    """The log's calls and events as sentences, oldest first (no menus, no ``* `` marks)."""
+    out = []
+    for line in log:
+        text = line.strip()
+        if not text or text.startswith(MENU_PREFIXES):
+            continue
+        out.append(text.removeprefix("* "))
+    return out
+
+
+SHOOTER = "\u25b6 "
+
+
+def rocca_facts(j: dict[str, Any]) -> list[str]:
+    """Each player's bowl (the shooter marked) and the pieces in play."""
+    lines = [f"{SHOOTER if i == j['current'] else ''}{p}: {n} in the bowl"
+             for i, (p, n) in enumerate(zip(j["players"], j["bowls"], strict=True)) if j["active"][i]]
+    lines.append(f"on the board {j['board']}, in hand {j['hand']}")
+    return lines
+
+
+def rollerball_ii_facts(j: dict[str, Any]) -> list[str]:
+    """The period and ball in play, and who has it."""
+    lines = [f"period {j['period']} of {j['periods']}", f"ball {j['balls']}"]
+    if isinstance(j.get("control"), int):
+        lines.append(f"{j['players'][j['control']]} has the ball")
+    else:
+        lines.append("the ball is loose")
+    return lines
+
+
+FACTS = {"rocca": rocca_facts, "rollerball-ii": rollerball_ii_facts}
+
+
+def view(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot as the page reads it: ``state`` replaced by ``scores`` (name, value),
+    ``mover`` (the seat to act, None at a roll), ``facts`` and ``has_board``; ``calls``
+    beside the raw ``log``."""
+    snap = dict(snapshot)
+    state = snap.pop("state", None)
+    snap["calls"] = plain_calls(snap.get("log") or [])
+    snap["facts"] = []
+    snap["has_board"] = False
+    snap["scores"] = scores(state) if state is not None else []
+    snap["mover"] = None if state is None or state.is_chance or state.is_over else state.to_move
+    game = snap.get("game", "")
+    if state is not None:
+        j = state.to_json()  # the readers take only what lies open on the table
+        snap["facts"] = FACTS[game](j) if game in FACTS else []
+        snap["has_board"] = game in GRIDS  # drawn when the page asks for /board.svg
+    return snap
+
+
+def board(snapshot: dict[str, Any]) -> str | None:
+    """The board of the game in play as SVG; None when there is none to draw."""
+    state = snapshot.get("state")
+    return None if state is None else board_svg(snapshot.get("game", ""), state.to_json())
