@@ -248,10 +248,11 @@ def _adds_only(episode: Episode) -> bool:
 
 def _dropped_more(drop: Decision, episode: Episode, rest: list[dict]) -> Decision:
     """A drop with the stones a later episode of the same visit of the hand brought: one drop,
-    from its start to that episode's rest, with the stones at ``rest`` (that rest's)."""
+    with the stones at ``rest`` (that episode's rest, where they were counted). Its ``end``
+    stays where the drop settled: the stones the hand uncovered had come to rest then."""
     event = drop.events[0]
     landed = sum(episode.after[s].on_board for s in episode.appeared)
-    more = {**event, "end": episode.end, "landed": event["landed"] + landed,
+    more = {**event, "landed": event["landed"] + landed,
             "splashed": event["splashed"] + len(episode.appeared) - landed}
     return Decision(episode.end, [more], rest, episode)
 
