@@ -51,11 +51,12 @@ def _events(frames: list[np.ndarray]) -> tuple[list[dict], LiveJudge]:
 def test_a_stone_uncovered_when_the_lingering_hand_leaves_is_the_drops():
     """The hand stays a second over the board after the drop: the stone under it is counted
     with the drop when it leaves (four landed, one drop), and no shot or second drop is made
-    of it."""
+    of it. The drop ends where its stones came to rest, before the hand left (frame 46)."""
     c = Composer(list(LANDED))
     frames, rest = _drop_and_linger(c, 30)
     events, judge = _events(frames)
     assert [(e["type"], e["landed"], e["splashed"]) for e in events] == [("drop", 4, 0)]
+    assert events[0]["end"] < 46
     assert len(judge.rest) == 4
 
 
