@@ -180,6 +180,8 @@ class Episode:
     # places again (frames): a pickup's start and end
     lost: set[int] = field(default_factory=set)  # seen sliding on, not found at rest: placed
     # where last seen, still going (where it came to rest is not known)
+    unseen: set[int] = field(default_factory=set)  # gone from its place, found at rest elsewhere,
+    # never seen on its way (known from the two scenes at rest only)
 
     def displacement(self, sid: int) -> float:
         return float(np.linalg.norm(self.after[sid].centre - self.before[sid].centre))
@@ -292,6 +294,8 @@ def judge_shot(ep: Episode, recount: bool = True) -> dict:
         event["why"] = f"the shooter was not one of {len(on_before)} stones on the board"
     elif shooter in ep.struck and not ep.hand:  # stones do not move by themselves
         event["why"] = f"stone {shooter} moved with no hand in view: what moved it was not seen"
+    elif shooter in ep.unseen:
+        event["why"] = "the shooter's way was not seen, only where it lay before and after"
     elif shooter in ep.lost:  # its path past where it was last seen decides the call
         event["why"] = "the shooter was lost on its way and not found at rest"
     elif kind == "clear":

@@ -8,10 +8,14 @@ decided (drop, shot, pickup) with the positions at rest after them. The offline 
 During an episode the judge keeps (views of) the frames it was given: a frame source must hand
 over a new array for every frame (OpenCV captures, picamera2 and the generator all do).
 
-Shots and drops go out as soon as they settle (the referee needs them). A pickup waits while the
-hand stays in the picture: a hand that pauses between two stones makes two motion episodes, but
-the player made one pickup, so pickups during one visit of the hand are joined into one event,
-given out when the hand leaves or the next event comes.
+Shots go out as soon as they settle (the referee needs them), and so do drops settled with no
+hand in view. A pickup waits while the hand stays in the picture: a hand that pauses between two
+stones makes two motion episodes, but the player made one pickup, so pickups during one visit of
+the hand are joined into one event, given out when the hand leaves or the next event comes. A
+drop that settled with the hand still over the board waits the same way: the hand hides stones
+that landed (or lets the last ones fall after a pause), so stones that turn up while it stays,
+or as it leaves, having touched nothing else, are that drop's (its count revised), not a drop
+or a shot of their own.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ class LiveJudge:
     _first_error: CalibrationError | None = None
     _last: np.ndarray | None = None
     _held: Decision | None = None  # a pickup while the hand is still in the picture
+    _dropped: Decision | None = None  # a drop settled with the hand still in the picture
     _sliding: Decision | None = None  # a shot whose shooter was still sliding when it settled
     _second_look: int = -1  # the frame the first scene is looked at again (a moment after)
     initial: Decision | None = None  # the stones at rest when judging began (no events)
@@ -150,6 +155,17 @@ class LiveJudge:
         if decision and (set(episode.vanished) or {_shooter(decision)}) <= self._tracker.sliding:
             self._sliding = decision  # judged once it comes to rest (or soon, if it was at rest)
             decision = None
+        if self._dropped is not None:
+            if _adds_only(episode) and _hand_stayed(seg):  # the same drop
+                decision = _dropped_more(self._dropped, episode, rest_json(self._tracker.rest))
+            elif not events and seg.hand.any():
+                return out  # the hand only moved, still in the picture: it may hide more
+            else:
+                out.append(self._dropped)  # the hand left first, or another event came
+            self._dropped = None
+        if decision and _drop_only(decision) and seg.hand.any():
+            self._dropped = decision  # the hand still hides what landed beside it
+            decision = None
         if self._held is not None and episode.back:
             self._held = _untaken(self._held, episode.back, rest_json(self._tracker.rest))
         if self._held is not None:
@@ -168,7 +184,8 @@ class LiveJudge:
 
     def _release(self) -> list[Decision]:
         held, self._held = self._held, None
-        return [*self._slid(), *([held] if held else [])]
+        dropped, self._dropped = self._dropped, None
+        return [*([dropped] if dropped else []), *self._slid(), *([held] if held else [])]
 
     def _slid(self, seg: Segment | None = None) -> list[Decision]:
         """The shot held while its shooter slid on, given out: judged again on its place at rest
@@ -217,6 +234,27 @@ def _shooter(decision: Decision) -> int | None:
 
 def _pickups_only(decision: Decision) -> bool:
     return all(e["type"] == "pickup" for e in decision.events)
+
+
+def _drop_only(decision: Decision) -> bool:
+    return [e["type"] for e in decision.events] == ["drop"]
+
+
+def _adds_only(episode: Episode) -> bool:
+    """Whether an episode only brought stones (none moved or gone): what a drop's hand
+    uncovers or lets fall."""
+    return bool(episode.appeared) and not episode.moved and not episode.vanished
+
+
+def _dropped_more(drop: Decision, episode: Episode, rest: list[dict]) -> Decision:
+    """A drop with the stones a later episode of the same visit of the hand brought: one drop,
+    with the stones at ``rest`` (that episode's rest, where they were counted). Its ``end``
+    stays where the drop settled: the stones the hand uncovered had come to rest then."""
+    event = drop.events[0]
+    landed = sum(episode.after[s].on_board for s in episode.appeared)
+    more = {**event, "landed": event["landed"] + landed,
+            "splashed": event["splashed"] + len(episode.appeared) - landed}
+    return Decision(episode.end, [more], rest, episode)
 
 
 def _hand_stayed(seg: Segment) -> bool:

@@ -27,6 +27,7 @@ from vision.tracks import Following
 STAY_S = 4.0  # how far back a hand that stayed in the picture is remembered
 STRUCK_MM = 1.0  # a stone that comes to rest this near where a stone that moved lay struck it
 HAND_STONES = 4  # a hand in view covers at least this many small stones' squares of the thumbnail
+GRASP_S = 0.1  # a hand that lifts a stone stays over its place at least this long (fingers close)
 Detector = Callable[[np.ndarray, np.ndarray | None], list]  # (frame, ignore mask) -> [Stone]
 
 
@@ -145,6 +146,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
             self._unsteady(seg, before, after, tracks)
         movers = [m for m in movers if m.id in after]
         onset = self._onsets(seg, small_before, small_after, movers + nudged, after)
+        unseen = self._moved_unseen(seg, before, after, tracks) if hand else set()
         if sum(i not in before for i in after) >= 2:  # a drop (two stones or more): a "stone"
             for m in movers:  # seen only at the start that moved is more likely a new one landing
                 if m.id not in self.confirmed and m.id in before:
@@ -172,7 +174,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         # one motion is a shot however gentle (rules: tap, push or flick)
         shifted = [j for j in tracks if j in before and j in after
                    and np.linalg.norm(after[j].centre - before[j].centre) > move_mm]
-        pushed = {i for i, t in tracks.items() if i in before and i in after and i not in struck
+        pushed = {i for i, t in tracks.items() if i in before and i in after
+                  and i not in struck | unseen
                   and self._pushed(seg, t, before[i], after[i])
                   and not any(clearance(after[i].outline, before[j].outline) < STRUCK_MM
                               for j in shifted if j != i)}
@@ -194,7 +197,33 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         self.stayed = [*self.stayed, *zip(seg.indices, seg.hands, strict=True)][-frames_for(STAY_S, self.fps):] \
             if seg.hand.any() else []
         return Episode(seg.start, seg.end, self.fps, before, after, tracks, onset, move_mm,
-                       dist, pushed, hand, struck, back, visit, self.lost & set(after))
+                       dist, pushed, hand, struck, back, visit, self.lost & set(after), unseen)
+
+    def _moved_unseen(self, seg: Segment, before: dict[int, Footprint],
+                      after: dict[int, Footprint], tracks: dict) -> set[int]:
+        """One stone gone from its place and one new stone at rest, nothing else moved, the
+        gone one never seen on its way and the hand only brushing its place (shorter than a
+        grasp: fingers that lift a stone close over it first): the hand flicked that stone and
+        the tracker lost it (too faint or blurred to follow), it was not taken. The two scenes
+        at rest say it moved (joined under its id, in place); its way is unknown, so the shot is
+        for the players (``Episode.unseen``). Returns the id joined, if any."""
+        gone = [i for i in before if i not in after]
+        new = [i for i in after if i not in before]
+        if len(gone) != 1 or len(new) != 1 or not before[gone[0]].on_board:
+            return set()
+        (i,), (j,) = gone, new
+        track = tracks.get(i)
+        if track is not None and track.seen.any():
+            return set()  # followed: the tracker's own account stands
+        if any(np.linalg.norm(after[k].centre - before[k].centre) > MOVE_MM
+               for k in before if k in after):
+            return set()
+        visit = self._visit(seg, [before[i]], self.stayed)
+        if visit is None or visit[1] - visit[0] >= frames_for(GRASP_S, self.fps):
+            return set()  # the hand never came (stones do not move by themselves), or it lingered
+        after[i] = with_id(after.pop(j), i)
+        tracks.pop(j, None)
+        return {i}
 
     def _unlanded(self, seg: Segment, before: dict[int, Footprint], after: dict[int, Footprint],
                   tracks: dict) -> set[int]:
