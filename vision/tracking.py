@@ -4,7 +4,7 @@
 stones at rest after the episode, keeps the identities of stones that did not move, and follows
 the stones that did through the buffered frames. It is composed of its parts, each in the module
 named for what it holds: the stones at rest (vision/resting.py), the tracks through the episode
-(vision/tracks.py), the evidence of a stone's patch of the picture (vision/patches.py) and the
+(vision/tracks/), the evidence of a stone's patch of the picture (vision/patches.py) and the
 footprints laid on the frames (vision/footprints.py); here the episode is put together from them.
 """
 
