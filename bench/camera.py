@@ -38,6 +38,13 @@ HARSH = {"size": (1024, 768), "noise": 6.0, "blur": 1.2}
 """A smaller frame (about 2.3 px per mm on the board), more noise and defocus."""
 
 
+
+def cell_errors(reading, truth) -> tuple[int, int, int]:
+    """Cells in the truth, cells read wrong with confidence, and cells left unknown."""
+    bad = sum(c.content != "unknown" and (c.content, c.facing) != truth[rc] for rc, c in reading.cells.items())
+    unread = sum(c.content == "unknown" for c in reading.cells.values())
+    return len(truth), bad, unread
+
 def boards(game: str, frames: int, hand: bool, harsh: bool = False, first_seed: int = 10_000) -> None:
     spec = g.spec(game)
     rng = np.random.default_rng(7)
@@ -63,11 +70,9 @@ def boards(game: str, frames: int, hand: bool, harsh: bool = False, first_seed: 
         t2 = time.perf_counter()
         t_cal += t1 - t0
         t_read += t2 - t1
-        truth = scene.truth()
-        bad = [rc for rc, c in reading.cells.items() if c.content != "unknown" and (c.content, c.facing) != truth[rc]]
-        nr = sum(c.content == "unknown" for c in reading.cells.values())
-        cells += len(truth)
-        wrong += len(bad)
+        n, bad, nr = cell_errors(reading, scene.truth())
+        cells += n
+        wrong += bad
         unread += nr
         exact += not bad and not nr
     frames -= uncalibrated
@@ -121,11 +126,9 @@ def calibration(frames: int, first_seed: int, covered: bool = False) -> None:
         four += not board.inferred
         errors.append(float(np.max(np.linalg.norm(board.corners_px - frame.corners_px, axis=1))) / board.px_per_mm())
         reading = read_grid(frame.image, spec, board)
-        truth = scene.truth()
-        bad = [rc for rc, c in reading.cells.items() if c.content != "unknown" and (c.content, c.facing) != truth[rc]]
-        nr = sum(c.content == "unknown" for c in reading.cells.values())
-        cells += len(truth)
-        wrong += len(bad)
+        n, bad, nr = cell_errors(reading, scene.truth())
+        cells += n
+        wrong += bad
         unread += nr
         exact += not bad and not nr
     label = "one marker covered" if covered else "all markers in view"
