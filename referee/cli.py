@@ -23,6 +23,8 @@ COMMANDS = [
     "referee.commands.kiosk",
     "referee.commands.kit",
     "referee.commands.doctor",
+    "referee.commands.room",
+    "referee.commands.league",
 ]
 
 

@@ -18,6 +18,7 @@ from .journal import IN_MEMORY
 
 if TYPE_CHECKING:
     from .kiosk_config import KioskConfig
+    from .league.config import LeagueConfig
 
 GPIO_PINS = range(2, 28)
 """BCM numbers on the 40-pin header that are free for buttons (0 and 1 belong to the HAT EEPROM)."""
@@ -111,6 +112,8 @@ class TableConfig:
     timing: ButtonTiming = ButtonTiming()
     kiosk: KioskConfig | None = None
     """The ``[kiosk]`` section (its defaults when absent); checked with the rest of the file."""
+    league: LeagueConfig | None = None
+    """The ``[league]`` section: the broker this table reports to (None: no league)."""
 
     @property
     def seat_names(self) -> list[str]:
@@ -341,6 +344,11 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
         claim("buzzer.pin", buzzer_pin)
         bz.done()
     kiosk_data = top.take("kiosk", dict, {})
+    league = None
+    if "league" in top.data:
+        from .league.config import parse_league  # builds on this module (ConfigError, Reader)
+
+        league = parse_league(top.take("league", dict))
     top.done()
     if game is not None:
         _check_game(game, options, len(seats))
@@ -352,7 +360,7 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
 
     kiosk = parse_kiosk(kiosk_data, seat_names)
     return TableConfig(tuple(seats), tuple(displays), game, options, dice, seed, journal, camera,
-                       buzzer_pin, timing, kiosk)
+                       buzzer_pin, timing, kiosk, league)
 
 
 def _check_journal(key: str, journal: str) -> None:

@@ -23,6 +23,7 @@ from engines.core.registry import game_class, game_ids
 from referee.cli import UserError
 from referee.config import ConfigError, load_config
 from referee.journal import JournalError, open_for_table
+from referee.league.config import PASSWORD_VARIABLE, league_from_args
 from referee.screens import mover_text
 from referee.session import Session
 from referee.table import SIM_OUTPUTS, wire_config, wire_sim
@@ -46,6 +47,12 @@ def register(sub) -> None:
     p.add_argument("--new", action="store_true", help="abandon an unfinished game and start afresh")
     p.add_argument("--out", default="tabletop-sim", help="--sim: where the emulated displays write")
     p.add_argument("--output", choices=SIM_OUTPUTS, default="gif", help="--sim: how displays are emulated")
+    p.add_argument("--league", metavar="mqtt://HOST:PORT",
+                   help="report to a league's broker (default: the config's [league]); see docs/league.md")
+    p.add_argument("--table", help="--league: this table's name in the league (its topics)")
+    p.add_argument("--league-user", metavar="USER",
+                   help="--league: the broker username (the password is read from "
+                        f"${PASSWORD_VARIABLE}, never from the command line)")
     p.add_argument("--script", metavar="PRESSES",
                    help="button presses to play first, e.g. 'north:right*2 north:ok table:4'")
     p.set_defaults(run=run)
@@ -65,6 +72,11 @@ def run(args) -> int:
             config = load_config(args.config)
         except ConfigError as exc:
             raise UserError(str(exc)) from None
+    try:
+        league = league_from_args(args.league, args.table, args.league_user,
+                                  config.league if config else None)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
     game_id = args.game or (config.game if config else None) or "rocketball"
     if game_id not in game_ids():
         raise UserError(f"unknown game {game_id!r}; the games are: {', '.join(game_ids())}")
@@ -89,8 +101,20 @@ def run(args) -> int:
                                 "(not on the Pi? `tabletop run --sim` simulates the table)") from None
         else:
             wiring = wire_sim(players, args.output, args.out)
+        echo = print
+        if league:
+            from referee.league.link import LeagueLink  # paho-mqtt only for a table in a league
+
+            link = LeagueLink(league, journal_path)
+            wiring.closers.append(link.close)
+
+            def echo(line: str) -> None:
+                print(line)
+                link.wake()
         session = Session.open(journal, game_id, players, options, seed, table=wiring.table,
-                               dice=dice, bots=bots, echo=print)
+                               dice=dice, bots=bots, echo=echo)
+        if league:
+            link.start()
         if dice == "camera":
             from referee.camera_dice import watch_tray  # OpenCV only for a table with a camera
 
