@@ -17,12 +17,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 demo: $(STAMP)
 	$(BIN)/tabletop demo
 
-# What the tests drive besides Python: a real headless Chromium (the big screen) and
-# systemd-analyze (the units). Installed from Debian with apt-get where missing, else untouched.
-SYSTEM_TOOLS := chromium:chromium systemd-analyze:systemd
+# What the tests drive besides Python: a real headless Chromium (the big screen),
+# systemd-analyze (the units) and the Mosquitto broker (the league). Installed from Debian with
+# apt-get where missing, else untouched (mosquitto lives in /usr/sbin, outside a user's PATH).
+SYSTEM_TOOLS := chromium:chromium systemd-analyze:systemd mosquitto:mosquitto
 
 system-tools:
-	@missing=""; \
+	@missing=""; PATH="$$PATH:/usr/sbin"; \
 	for pair in $(SYSTEM_TOOLS); do \
 	  command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
 	done; \

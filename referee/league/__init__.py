@@ -7,7 +7,8 @@ Topics (every payload is a JSON object; docs/league.md has the fields):
 - ``league/<table>/online``: retained, ``1`` while the table is connected; the broker sends ``0``
   as the table's last will when it drops off.
 - ``league/<table>/action``: every accepted action (and undo) with the words the table was told.
-- ``league/<table>/result``: each finished game: its result and its record.
+- ``league/<table>/result/<game>``: retained, each finished game: its result and its record (the
+  broker keeps every result, so a room that starts late or lost its file gets them all).
 - ``league/room/resend``: the room asks every table to send again the results it finished since
   a time (a room whose database was lost, or a broker restarted without its memory).
 - ``league/room/standings``: retained, the room's standings (what ``tabletop league standings``

@@ -52,6 +52,7 @@ class LeagueLink:
         self.client = make_client(f"table-{self.table}", config.broker, config.credentials)
         self.client.will_set(topic(self.table, "online"), b"0", QOS, retain=True)
         self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = lambda *_: self.tried.set()
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
@@ -63,6 +64,8 @@ class LeagueLink:
         self.acks: queue.SimpleQueue = queue.SimpleQueue()
         self.resends: queue.SimpleQueue = queue.SimpleQueue()
         self.connected = threading.Event()
+        self.tried = threading.Event()
+        """Set once the first attempt to reach the broker ended, in a connection or not."""
         self.wanted = threading.Event()
         self.stopping = False
         self.refused_said = ""
@@ -80,17 +83,22 @@ class LeagueLink:
         """Something was journaled: send it soon (called from the session's thread)."""
         self.wanted.set()
 
-    def close(self, flush_seconds: float = 3.0) -> None:
+    def close(self, flush_seconds: float = 10.0) -> None:
         """Give the broker up to ``flush_seconds`` to acknowledge what is owed, then stop. What
         is still owed stays in the journal for the next start."""
         if self.thread.is_alive():
+            self.tried.wait(flush_seconds)  # a short game may end before the broker answers
             if self.connected.is_set():
                 self.drained(flush_seconds)
             self.stopping = True
             self.wanted.set()
             self.thread.join(timeout=5)
             if self.connected.is_set():
-                self.client.publish(topic(self.table, "online"), b"0", QOS, retain=True)
+                info = self.client.publish(topic(self.table, "online"), b"0", QOS, retain=True)
+                try:
+                    info.wait_for_publish(1.0)
+                except RuntimeError:  # the connection dropped meanwhile: the will says it
+                    pass
             stop(self.client)
         self.outbox.close()
 
@@ -104,6 +112,7 @@ class LeagueLink:
     # --- paho's callbacks (its network thread) ------------------------------------------------
 
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        self.tried.set()
         if reason.is_failure:
             if str(reason) != self.refused_said:
                 self.refused_said = str(reason)
@@ -152,12 +161,15 @@ class LeagueLink:
         while not self.stopping:
             self.wanted.wait(POLL_SECONDS)
             self.wanted.clear()
+            acked = []
             while not self.acks.empty():
                 item = self.acks.get()
                 if isinstance(item, threading.Event):
                     waiting.append(item)
                 else:
-                    self.outbox.sent(item)
+                    acked.append(item)
+            if acked:
+                self.outbox.sent(acked)
             while not self.resends.empty():
                 self.outbox.resend_results(self.resends.get())
             if not self.connected.is_set():
@@ -182,7 +194,12 @@ class LeagueLink:
     def _publish(self, message: Message) -> None:
         """Send one message; paho's lock is taken inside ``publish``, so ours is not held
         around it (paho holds its own while it calls ``_on_publish``, which takes ours)."""
-        info = self.client.publish(topic(self.table, message.kind), message.payload(), QOS)
+        if message.kind == "result":  # retained, one topic per game: a room that starts
+            # late, or lost its file, gets every result from the broker even if this table is off
+            info = self.client.publish(f"{topic(self.table, 'result')}/{message.body['game']}",
+                                       message.payload(), QOS, retain=True)
+        else:
+            info = self.client.publish(topic(self.table, message.kind), message.payload(), QOS)
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             return  # not connected after all: it is still owed, and sent after the reconnect
         with self.lock:

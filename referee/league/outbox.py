@@ -76,6 +76,9 @@ class Trail:
     actions: list[str] = field(default_factory=list)
     last_seq: int = 0
     last_said: str = ""
+    owed: set[int] = field(default_factory=set)
+    """Entries whose messages the broker has not acknowledged."""
+    result_owed: bool = True
 
     @property
     def name(self) -> str:
@@ -103,6 +106,7 @@ class Trail:
                                  "events": [event_words(before, action, e) for e in events]}
         self.last_said = said
         self.last_seq = seq
+        self.owed.add(seq)
 
 
 class Outbox:
@@ -122,15 +126,28 @@ class Outbox:
     def close(self) -> None:
         self.db.close()
 
-    def sent(self, key: tuple[int, int, str]) -> None:
-        """The broker acknowledged ``key``: it is never sent again (unless the room asks)."""
-        self.db.execute("INSERT OR IGNORE INTO league_sent (game_id, seq, what) VALUES (?,?,?)", key)
+    def sent(self, keys: list[tuple[int, int, str]]) -> None:
+        """The broker acknowledged ``keys``: never sent again (unless the room asks)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany("INSERT OR IGNORE INTO league_sent (game_id, seq, what) "
+                                "VALUES (?,?,?)", keys)
+        for game_id, seq, what in keys:
+            if (trail := self.trails.get(game_id)) is not None:
+                if what == "result":
+                    trail.result_owed = False
+                else:
+                    trail.owed.discard(seq)
 
     def resend_results(self, since: float) -> int:
         """The room asked for the results finished since ``since`` again; how many there are."""
-        cur = self.db.execute("DELETE FROM league_sent WHERE what = 'result' AND game_id IN "
-                              "(SELECT id FROM games WHERE finished >= ?)", (since,))
-        return cur.rowcount
+        games = [g for (g,) in self.db.execute("SELECT id FROM games WHERE finished >= ?", (since,))]
+        self.db.executemany("DELETE FROM league_sent WHERE what = 'result' AND game_id = ?",
+                            [(g,) for g in games])
+        for g in games:
+            if (trail := self.trails.get(g)) is not None:
+                trail.result_owed = True
+        return len(games)
 
     def _games(self) -> list[tuple]:
         """The games the league hears of: unfinished, or finished since the journal joined."""
@@ -140,6 +157,7 @@ class Outbox:
 
     def _trail(self, row: tuple) -> Trail:
         trail = self.trails.get(row[0])
+        new = trail is None
         if trail is None:
             game = game_class(row[1])(json.loads(row[2]))
             trail = Trail(row, game, game.new(json.loads(row[3])))
@@ -147,8 +165,15 @@ class Outbox:
         trail.row = row
         for seq, kind, notation, t in self.db.execute(
                 "SELECT seq, kind, notation, t FROM entries WHERE game_id = ? AND seq > ? ORDER BY seq",
-                (row[0], trail.last_seq)):
+                (row[0], trail.last_seq)).fetchall():
             trail.read(self.table, seq, kind, notation, t)
+        if new:  # what an earlier run of the referee already had acknowledged
+            for seq, what in self.db.execute("SELECT seq, what FROM league_sent WHERE game_id = ?",
+                                             (row[0],)):
+                if what == "result":
+                    trail.result_owed = False
+                else:
+                    trail.owed.discard(seq)
         return trail
 
     def pending(self) -> tuple[list[Message], Message | None]:
@@ -158,12 +183,9 @@ class Outbox:
         trail = None
         for row in self._games():
             trail = self._trail(row)
-            sent = {(seq, what) for seq, what in self.db.execute(
-                "SELECT seq, what FROM league_sent WHERE game_id = ?", (row[0],))}
-            for seq, body in trail.entries.items():
-                if (seq, "entry") not in sent:
-                    out.append(Message("action", (row[0], seq, "entry"), body))
-            if row[6] is not None and row[7] != ABANDONED and (0, "result") not in sent:
+            for seq in sorted(trail.owed):
+                out.append(Message("action", (row[0], seq, "entry"), trail.entries[seq]))
+            if row[6] is not None and row[7] != ABANDONED and trail.result_owed:
                 out.append(Message("result", (row[0], 0, "result"), self._result(trail)))
         return out, (Message("status", None, self._status(trail)) if trail else None)
 

@@ -63,14 +63,15 @@ class Room:
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
             return self.warn(f"the broker {self.broker.url} refused the room: {reason}")
-        client.subscribe([(f"league/+/{kind}", QOS) for kind in ("status", "online", "action", "result")])
+        client.subscribe([(f"league/+/{kind}", QOS) for kind in ("status", "online", "action",
+                                                                   "result/+")])
         client.publish(RESEND_TOPIC, json.dumps({"since": self.store.since}), QOS)
         self.connected.set()
         self.dirty.set()
 
     def _on_message(self, client, userdata, message) -> None:
         try:
-            _, table, kind = message.topic.split("/")
+            _, table, kind, *_ = message.topic.split("/")
         except ValueError:
             return
         if table == "room":

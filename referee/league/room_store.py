@@ -65,6 +65,8 @@ class RoomStore:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.executescript(SCHEMA)
             self.db.execute("PRAGMA journal_mode=WAL")
+            # the room's file can be rebuilt from the tables: no fsync per call it files
+            self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             raise ConfigError(f"--db {self.path}: not a usable room database ({exc})") from None
         self.lock = threading.Lock()
