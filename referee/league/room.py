@@ -5,7 +5,8 @@ their keys), and publishes the standings retained on ``league/room/standings`` (
 ``tabletop league standings`` reads) at most every ``PUBLISH_SECONDS``. On every connection to
 the broker (the first, and after the broker or the network came back) it asks the tables to
 resend tonight's results, so a room that lost its file, or a broker that restarted without its
-memory, has the whole night back.
+memory, has the whole night back. The request is retained, so a table that connects later
+answers it too.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ class Room:
             return self.warn(f"the broker {self.broker.url} refused the room: {reason}")
         client.subscribe([(f"league/+/{kind}", QOS) for kind in ("status", "online", "action",
                                                                    "result/+")])
-        client.publish(RESEND_TOPIC, json.dumps({"since": self.store.since}), QOS)
+        # retained: a table that connects later (switched on after the room) gets it too
+        client.publish(RESEND_TOPIC, json.dumps({"since": self.store.since}), QOS, retain=True)
         self.connected.set()
         self.dirty.set()
 

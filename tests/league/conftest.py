@@ -1,3 +1,7 @@
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from .mosquitto import Mosquitto
@@ -9,3 +13,17 @@ def broker(tmp_path):
     m = Mosquitto(tmp_path).start()
     yield m
     m.kill()
+
+
+@pytest.fixture
+def night_dir(tmp_path):
+    """Where the tables' journals live: a RAM disk where there is one. A journal writes each
+    action with an fsync (``synchronous=FULL``), which a busy test machine's disk makes the
+    slowest part of a bot game; the code path is the same on any filesystem."""
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and shm.stat().st_mode & 0o002):
+        yield tmp_path
+        return
+    folder = Path(tempfile.mkdtemp(prefix="league-night-", dir=shm))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

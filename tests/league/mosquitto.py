@@ -13,6 +13,15 @@ import time
 from pathlib import Path
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+SHIPPED = Path(__file__).parents[2] / "systemd" / "mosquitto-league.conf"
+TUNING_START = "# tuning"
+
+
+def shipped_tuning() -> str:
+    """The lines of the shipped broker config from its "tuning" comment on: the tests' broker
+    behaves as the night's (its listener, passwords and files are the test's own)."""
+    text = SHIPPED.read_text()
+    return text[text.index(TUNING_START):]
 
 
 def free_port() -> int:
@@ -41,7 +50,8 @@ class Mosquitto:
         self.conf = folder / "mosquitto.conf"
         # as root, mosquitto would switch to its own user, which cannot read pytest's folder
         user = "user root\n" if os.geteuid() == 0 else ""
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\npersistence false\n{user}{extra}")
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\npersistence false\n{user}{extra}"
+                             f"{shipped_tuning()}")
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -84,7 +94,11 @@ class Relay:
 
     def cut(self) -> None:
         server, self.server = self.server, None
-        if server:
+        if server:  # shutdown wakes the accepting thread (close alone leaves it listening)
+            try:
+                server.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
             server.close()
         with self.lock:
             for c in self.conns:

@@ -23,8 +23,9 @@ PLAYERS = ["ada", "ben", "cy", "dee", "eve", "fox", "gus", "hal"]
 
 
 def table_cmd(name: str, url: str, journal: Path, game: str, players: list[str], seed: int,
-              bots: bool = True) -> list[str]:
-    cmd = [TABLETOP, "run", "--sim", "--game", game, "--players", ",".join(players),
+              bots: bool = True, options: tuple[str, ...] = ()) -> list[str]:
+    cmd = [TABLETOP, "run", "--sim", "--game", game, *[f"-o{o}" for o in options],
+           "--players", ",".join(players),
            "--seed", str(seed), "--journal", str(journal), "--output", "memory",
            "--league", url, "--table", name]
     return cmd + (["--bot", "1", "--bot", "2"] if bots else [])
