@@ -99,6 +99,11 @@ def run(args) -> int:
     except (GPIOZeroError, LumaError, OSError, ConfigError) as exc:
         journal.close()
         raise UserError(f"cannot open the table's devices: {exc} (`--sim` runs on emulated displays)") from None
+    if config.league:  # paho-mqtt only for a table in a league
+        from referee.league.link import LeagueLink
+
+        # no hook into the night loop: the link reads the journal at least every second
+        wiring.closers.append(LeagueLink(config.league, str(path)).start().close)
     web = None
     try:
         night = build_night(config, kiosk, journal, wiring, events, notifier, echo=print)

@@ -139,7 +139,7 @@ class RoomStore:
             rows = self.db.execute("SELECT name, status, online FROM tables ORDER BY name").fetchall()
             counts = dict(self.db.execute("SELECT tbl, COUNT(*) FROM results WHERE voided = 0 "
                                           "GROUP BY tbl").fetchall())
-            calls = {name: [json.loads(b)["said"] for (b,) in self.db.execute(
+            calls = {name: [json.loads(b) for (b,) in self.db.execute(
                 "SELECT body FROM calls WHERE tbl = ? ORDER BY rowid DESC LIMIT ?",
                 (name, LAST_CALLS))] for name, _, _ in rows}
         out = []
@@ -149,7 +149,9 @@ class RoomStore:
                         "title": s.get("title"), "players": s.get("players", []),
                         "turn": s.get("turn"), "scores": s.get("scores", []),
                         "result": s.get("result"), "played": counts.get(name, 0),
-                        "calls": calls[name]})
+                        "calls": [c["said"] for c in calls[name]],
+                        "last_call": [calls[name][0]["game"], calls[name][0]["seq"]]
+                        if calls[name] else None})
         return out
 
     def calls_of(self, table: str, game: str) -> list[int]:

@@ -25,9 +25,10 @@ from .night import (
 
 TABLES = [f"t{i}" for i in range(1, 7)]
 GAMES = dict.fromkeys(TABLES, "stoneball")
-OPTIONS = {"t1": ("max_turns=30",), "t2": ("max_turns=30",), "t3": ("max_turns=30",)}
-"""Three tables play to a turn limit (Stoneball's option: a draw when nobody scored by then), so
-the standings count draws too; the others play on until a Touchdown."""
+OPTIONS = {t: ("max_turns=16",) if t in ("t1", "t2", "t3") else ("max_turns=40",) for t in TABLES}
+"""Every game has a turn limit (Stoneball's option: a draw when nobody scored a Touchdown by
+then), so a round takes seconds; the short limit of three tables makes draws, the others' games
+mostly end in a Touchdown, and the standings count both."""
 POINTS = {"stoneball": (3, 1, 0)}
 ROUNDS = 3
 
@@ -40,7 +41,7 @@ def pair(round_no: int, i: int) -> list[str]:
 
 def round_of(round_no: int, urls: dict[str, str], tmp_path) -> None:
     finish([play(table_cmd(t, urls[t], tmp_path / f"{t}.sqlite", GAMES[t], pair(round_no, i),
-                           seed=100 * round_no + i, options=OPTIONS.get(t, ())))
+                           seed=100 * round_no + i, options=OPTIONS[t]))
             for i, t in enumerate(TABLES)])
 
 
