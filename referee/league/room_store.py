@@ -23,7 +23,8 @@ from .standings import Points, standings
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
-    name TEXT PRIMARY KEY, status TEXT, online INTEGER NOT NULL DEFAULT 0, seen REAL NOT NULL
+    name TEXT PRIMARY KEY, status TEXT, online INTEGER NOT NULL DEFAULT 0, seen REAL NOT NULL,
+    up REAL
 );
 CREATE TABLE IF NOT EXISTS calls (
     tbl TEXT NOT NULL, game TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL,
@@ -93,6 +94,8 @@ class RoomStore:
         with self.lock:
             self._seen(table)
             self.db.execute("UPDATE tables SET online = ? WHERE name = ?", (int(up), table))
+            if up:  # when the room last heard it come online: tonight's tables stay listed
+                self.db.execute("UPDATE tables SET up = ? WHERE name = ?", (time.time(), table))
 
     def call(self, table: str, body: Any) -> bool:
         """Keep one call; False if it was already kept (sent twice)."""
@@ -136,15 +139,18 @@ class RoomStore:
 
     def tables(self) -> list[dict[str, Any]]:
         with self.lock:
-            rows = self.db.execute("SELECT name, status, online FROM tables ORDER BY name").fetchall()
+            rows = self.db.execute("SELECT name, status, online, up FROM tables ORDER BY name").fetchall()
             counts = dict(self.db.execute("SELECT tbl, COUNT(*) FROM results WHERE voided = 0 "
                                           "GROUP BY tbl").fetchall())
             calls = {name: [json.loads(b) for (b,) in self.db.execute(
                 "SELECT body FROM calls WHERE tbl = ? ORDER BY rowid DESC LIMIT ?",
-                (name, LAST_CALLS))] for name, _, _ in rows}
+                (name, LAST_CALLS))] for name, *_ in rows}
         out = []
-        for name, status, online in rows:
+        for name, status, online, up in rows:
             s = json.loads(status) if status else {}
+            if not (online or counts.get(name) or (up or 0) >= self.since
+                    or s.get("t", 0) >= self.since):
+                continue  # a table of an earlier night (the broker keeps its last status)
             out.append({"name": name, "online": bool(online), "game": s.get("game_type"),
                         "title": s.get("title"), "players": s.get("players", []),
                         "turn": s.get("turn"), "scores": s.get("scores", []),
