@@ -1,17 +1,19 @@
 """League benchmark: the MQTT broker (a real mosquitto on 127.0.0.1) between tables and the room.
 
-- messages per second through the broker: one client publishes action-sized messages with QoS 1,
-  another receives them (QoS 1); against QoS 0 on the same broker (the baseline: no
+- messages per second through the broker: one client publishes a burst of action-sized messages
+  with QoS 1, another receives them (QoS 1); against QoS 0 on the same broker (the baseline: no
   acknowledgements);
 - the delay from an action accepted at a table (journaled) to the room page: simulated tables
   (in process: Session + LeagueLink, bot seats, journals on a RAM disk where there is one) each
   act every ``--every`` seconds, the room (Room + RoomPage) files the calls, and a client
   long-polls ``/room.json`` as the big screen does; p50 and p99 with 6 and with 30 tables,
-  against the broker's own round trip (publish to a subscriber, the same sizes) as baseline.
+  against the broker's own round trip (QoS 1, publisher to subscriber, one message at a time)
+  as baseline.
 
 Figures only; never a pass/fail.
 
-    python -m bench.league [--messages 5000] [--seconds 8] [--every 0.5] [--tables 6 30]
+    python -m bench.league [--messages 5000] [--trips 300] [--seconds 8] [--every 0.5]
+                           [--tables 6 30]
 """
 
 from __future__ import annotations
@@ -57,28 +59,32 @@ def client(name: str, port: int) -> mqtt.Client:
     return c
 
 
-def throughput(port: int, n: int, qos: int) -> tuple[float, list[float]]:
-    """Messages per second from one publisher to one subscriber, and each message's delay."""
-    got = threading.Event()
+def through(port: int, n: int, qos: int, paced: bool) -> tuple[float, list[float]]:
+    """One publisher, one subscriber: messages per second for a burst of ``n`` (``paced``
+    False), or each message's delay when the next is sent only once the last arrived."""
+    arrived = threading.Event()
     delays: list[float] = []
     sent_at: dict[int, float] = {}
 
     def on_message(c, u, m) -> None:
-        i = int.from_bytes(m.payload[:4], "big")
-        delays.append(time.perf_counter() - sent_at[i])
-        if len(delays) == n:
-            got.set()
+        delays.append(time.perf_counter() - sent_at[int.from_bytes(m.payload[:4], "big")])
+        if paced or len(delays) == n:
+            arrived.set()
 
-    sub = client(f"bench-sub-{qos}", port)
+    sub = client(f"bench-sub-{qos}-{paced}", port)
     sub.on_message = on_message
     sub.subscribe("bench/#", qos)
     time.sleep(0.3)
-    pub = client(f"bench-pub-{qos}", port)
+    pub = client(f"bench-pub-{qos}-{paced}", port)
     t0 = time.perf_counter()
     for i in range(n):
         sent_at[i] = time.perf_counter()
         pub.publish("bench/t1/action", i.to_bytes(4, "big") + PAYLOAD, qos)
-    got.wait(120)
+        if paced:
+            arrived.wait(10)
+            arrived.clear()
+    if not paced:
+        arrived.wait(120)
     rate = len(delays) / (time.perf_counter() - t0)
     for c in (pub, sub):
         c.disconnect()
@@ -159,6 +165,7 @@ def room_delay(port: int, tables: int, seconds: float, every: float, folder: Pat
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--messages", type=int, default=5000)
+    ap.add_argument("--trips", type=int, default=300, help="paced messages for the round trip")
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--every", type=float, default=0.5, help="seconds between a table's actions")
     ap.add_argument("--tables", type=int, nargs="+", default=[6, 30])
@@ -170,15 +177,16 @@ def main() -> None:
         try:
             print(f"mosquitto on 127.0.0.1:{broker.port}; {args.messages} messages of "
                   f"{len(PAYLOAD) + 4} bytes")
-            base_rate, base = throughput(broker.port, args.messages, 0)
-            rate, delays = throughput(broker.port, args.messages, 1)
-            print(f"{'QoS 0 (baseline)':<28} {base_rate:9.0f} msg/s   delay p50 "
-                  f"{1000 * percentile(base, .5):7.2f} ms  p99 {1000 * percentile(base, .99):7.2f} ms")
-            print(f"{'QoS 1 (the league)':<28} {rate:9.0f} msg/s   delay p50 "
-                  f"{1000 * percentile(delays, .5):7.2f} ms  p99 {1000 * percentile(delays, .99):7.2f} ms")
+            for qos, what in ((0, "QoS 0 (baseline)"), (1, "QoS 1 (the league)")):
+                rate, _ = through(broker.port, args.messages, qos, paced=False)
+                print(f"{what:<32} {rate:9.0f} msg/s in a burst of {args.messages}")
+            _, trip = through(broker.port, args.trips, 1, paced=True)
+            print(f"{'QoS 1 round trip (baseline)':<32} {len(trip):6d} messages  p50 "
+                  f"{1000 * statistics.median(trip):7.1f} ms  p99 {1000 * percentile(trip, .99):7.1f} ms"
+                  "  (publisher to subscriber, one at a time)")
             for n in args.tables:
                 d = room_delay(broker.port, n, args.seconds, args.every, folder)
-                print(f"{f'action -> room page, {n} tables':<28} {len(d):6d} actions   p50 "
+                print(f"{f'action -> room page, {n} tables':<32} {len(d):6d} actions   p50 "
                       f"{1000 * statistics.median(d):7.1f} ms  p99 {1000 * percentile(d, .99):7.1f} ms"
                       f"  (one table acts every {args.every:g} s)")
         finally:
