@@ -100,6 +100,10 @@ class LeagueLink:
                 except RuntimeError:  # the connection dropped meanwhile: the will says it
                     pass
             stop(self.client)
+            owed = len(self.outbox.pending()[0])
+            if owed:
+                self.warn(f"{owed} messages the broker has not acknowledged stay in the journal; "
+                          "they are sent when this table next reaches the broker")
         self.outbox.close()
 
     def drained(self, seconds: float) -> bool:

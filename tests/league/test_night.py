@@ -39,8 +39,9 @@ def pair(round_no: int, i: int) -> list[str]:
     return [a, b] if a != b else [a, PLAYERS[(i + 5) % len(PLAYERS)]]
 
 
-def round_of(round_no: int, urls: dict[str, str], tmp_path) -> None:
-    finish([play(table_cmd(t, urls[t], tmp_path / f"{t}.sqlite", GAMES[t], pair(round_no, i),
+def round_of(round_no: int, urls: dict[str, str], tmp_path) -> list[str]:
+    """Every table plays a bot game to its end; their stderr, in table order."""
+    return finish([play(table_cmd(t, urls[t], tmp_path / f"{t}.sqlite", GAMES[t], pair(round_no, i),
                            seed=100 * round_no + i, options=OPTIONS[t]))
             for i, t in enumerate(TABLES)])
 
@@ -72,11 +73,13 @@ def test_a_night_of_six_tables_survives_a_broker_crash_a_cut_table_and_a_lost_ro
     try:
         round_of(1, urls, tmp_path)
         broker.kill()  # mid-night: the tables go on refereeing, their journals keep what is owed
-        round_of(2, urls, tmp_path)
+        owed = round_of(2, urls, tmp_path)
+        assert all("stay in the journal" in err for err in owed), owed  # each table says so
         broker.start()
         room.wait_for(lambda s: s["broker"])  # the room is back
         relay.cut()  # t6 loses the network
-        round_of(3, urls, tmp_path)  # t1..t5 send rounds 2 and 3 now; t6 owes them
+        errs = round_of(3, urls, tmp_path)  # t1..t5 send rounds 2 and 3 now; t6 owes them
+        assert ["stay in the journal" in err for err in errs] == [False] * 5 + [True]
         assert_calls_complete(TABLES[:5], tmp_path, room_db)
 
         # the room's database is lost; t6's network comes back while the tables wait for players
