@@ -52,7 +52,9 @@ class LeagueLink:
         self.client = make_client(f"table-{self.table}", config.broker, config.credentials)
         self.client.will_set(topic(self.table, "online"), b"0", QOS, retain=True)
         self.client.on_connect = self._on_connect
-        self.client.on_connect_fail = lambda *_: self.tried.set()
+        self.client.on_connect_fail = lambda *_: self._trouble(
+            f"cannot reach the broker {config.broker.url}; refereeing goes on, the journal keeps "
+            "what the league is owed")
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
@@ -115,13 +117,18 @@ class LeagueLink:
 
     # --- paho's callbacks (its network thread) ------------------------------------------------
 
-    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+    def _trouble(self, what: str) -> None:
+        """Say once why the broker cannot be reached (the client retries every few seconds)."""
         self.tried.set()
+        if what != self.refused_said:
+            self.refused_said = what
+            self.warn(what)
+
+    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
-            if str(reason) != self.refused_said:
-                self.refused_said = str(reason)
-                self.warn(f"the broker {self.config.broker.url} refused table {self.table}: {reason}")
-            return
+            return self._trouble(f"the broker {self.config.broker.url} refused table "
+                                 f"{self.table}: {reason}")
+        self.tried.set()
         self.refused_said = ""
         client.subscribe(RESEND_TOPIC, QOS)
         client.publish(topic(self.table, "online"), b"1", QOS, retain=True)
@@ -133,7 +140,12 @@ class LeagueLink:
         self.wanted.set()
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+        if not self.connected.is_set():  # dropped before MQTT's welcome: a TLS 1.3 handshake
+            # whose certificate the broker refused ends here
+            return self._trouble(f"the broker {self.config.broker.url} closed the connection "
+                                 f"of table {self.table} before accepting it ({reason})")
         self.connected.clear()
+        self.tried.set()
 
     def _on_publish(self, client, userdata, mid, reason, properties) -> None:
         with self.lock:
