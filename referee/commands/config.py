@@ -67,5 +67,10 @@ def summary(config: TableConfig) -> list[str]:
         bots = f"; bots: {', '.join(k.bots)}" if k.bots else ""
         lines.append(f"kiosk: {', '.join(k.games)}; big screen {k.web_bind}:{k.web_port}, "
                      f"admin PIN {'set' if k.admin_pin else 'none (read-only page)'}{bots}")
+    if lg := config.league:
+        c = lg.credentials
+        proof = ("client certificate" if c.cert_file else
+                 f"user {c.username}" if c.username else "no login")
+        lines.append(f"league: table {lg.table} on {lg.broker.url} ({proof})")
     lines.append("config OK")
     return lines

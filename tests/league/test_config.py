@@ -60,3 +60,22 @@ def test_run_refuses_a_bad_league_in_one_line(argv, message, capsys, tmp_path):
                  "--output", "memory", *argv])
     err = capsys.readouterr().err
     assert code == 1 and err.startswith(f"tabletop: {message}") and err.count("\n") == 1, err
+
+
+def test_config_check_shows_the_league_or_names_its_bad_key(tmp_path, capsys):
+    from pathlib import Path
+
+    from referee.cli import main
+
+    example = (Path(__file__).resolve().parents[2] / "docs/examples/two-seat.toml").read_text()
+    good = tmp_path / "good.toml"
+    good.write_text(example + '\n[league]\nbroker = "mqtt://10.0.0.2"\ntable = "t1"\n'
+                              'username = "t1"\npassword = "pw"\n')
+    assert main(["config", "check", str(good)]) == 0
+    assert "league: table t1 on mqtt://10.0.0.2:1883 (user t1)" in capsys.readouterr().out
+    bad = tmp_path / "bad.toml"
+    bad.write_text(example + '\n[league]\nbroker = "10.0.0.2:1883"\ntable = "t1"\n')
+    assert main(["config", "check", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"tabletop: {bad}: league.broker: '10.0.0.2:1883' is not a broker URL")
+    assert err.count("\n") == 1
