@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def fetch_standings(broker, credentials, seconds: float) -> dict:
     got: dict = {}
     done = threading.Event()
     refused: list[str] = []
-    client = make_client("standings-reader", broker, credentials)
+    client = make_client(f"standings-{os.getpid()}", broker, credentials)
 
     def on_connect(client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:

@@ -5,6 +5,8 @@ reconnection with a short back-off, so a broker restarted mid-night is found aga
 from __future__ import annotations
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from .config import Broker, Credentials
 
@@ -32,10 +34,16 @@ def make_client(client_id: str, broker: Broker,
     return client
 
 
-def start(client: mqtt.Client, broker: Broker) -> None:
+def start(client: mqtt.Client, broker: Broker, keep_session_seconds: int = 0) -> None:
     """Connect in the background (the caller goes on even with no broker in reach) and keep
-    reconnecting whenever the connection drops."""
-    client.connect_async(broker.host, broker.port, KEEPALIVE_SECONDS, clean_start=True)
+    reconnecting whenever the connection drops. ``keep_session_seconds``: how long the broker
+    keeps this client's subscriptions and queues its messages while it is away (0: not at all)."""
+    properties = None
+    if keep_session_seconds:
+        properties = Properties(PacketTypes.CONNECT)
+        properties.SessionExpiryInterval = keep_session_seconds
+    client.connect_async(broker.host, broker.port, KEEPALIVE_SECONDS,
+                         clean_start=not keep_session_seconds, properties=properties)
     client.loop_start()
 
 

@@ -24,6 +24,11 @@ from .link import RESEND_TOPIC, STANDINGS_TOPIC
 from .room_store import BadMessage, RoomStore
 from .standings import Points
 
+ROOM_CLIENT = "tabletop-room"
+"""One room per league: its session at the broker is found again under this name."""
+ROOM_SESSION_SECONDS = 12 * 3600
+"""While the room is away (restarted, its Pi rebooting), the broker queues the tables' calls
+for it this long, so they reach the room when it is back (results come back in any case)."""
 PUBLISH_SECONDS = 0.25
 """The standings are republished at most this often (every call changes a table's status)."""
 
@@ -44,14 +49,14 @@ class Room:
         self.dirty = threading.Event()
         self.connected = threading.Event()
         self.stopping = False
-        self.client = make_client(f"room-{int(time.time() * 1000)}", broker, credentials)
+        self.client = make_client(ROOM_CLIENT, broker, credentials)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self.connected.clear()
         self.client.on_message = self._on_message
         self.publisher = threading.Thread(target=self._publish_loop, name="standings", daemon=True)
 
     def start(self) -> Room:
-        start(self.client, self.broker)
+        start(self.client, self.broker, ROOM_SESSION_SECONDS)
         self.publisher.start()
         return self
 

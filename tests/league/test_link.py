@@ -66,3 +66,29 @@ def test_a_table_cut_off_mid_game_referees_on_and_sends_what_it_owes_when_back(b
         room.close()
         journal.close()
         relay.cut()
+
+
+def test_calls_made_while_the_room_is_away_reach_it_when_it_is_back(broker, tmp_path):
+    """The broker keeps the room's session: what the tables said while the room was restarting
+    is delivered to it when it is back."""
+    store = RoomStore(tmp_path / "room.sqlite")
+    room = Room(store, parse_broker(broker.url), {}).start()
+    assert until(room.connected.is_set)
+    room.close()  # the room's Pi reboots
+    journal = Journal(tmp_path / "t1.sqlite")
+    link = LeagueLink(LeagueConfig(parse_broker(broker.url), "t1"), journal.path)
+    session = Session.open(journal, "stoneball", ["ann", "bob"], seed=5, bots=[0, 1],
+                           echo=link.wake)
+    link.start()
+    try:
+        assert until(link.connected.is_set)
+        session.advance(limit=10)
+        assert link.drained(10)
+        assert store.calls_of("t1", game_key(session.row.id, session.row.started)) == []
+        room = Room(store, parse_broker(broker.url), {}).start()
+        assert until(lambda: store.calls_of("t1", game_key(session.row.id, session.row.started))
+                     == list(range(1, 11)))
+    finally:
+        link.close()
+        room.close()
+        journal.close()
