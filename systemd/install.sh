@@ -3,13 +3,15 @@
 # Safe to run again (an upgrade is the same command). See docs/kiosk.md.
 #
 #   sudo systemd/install.sh [--config TABLE.toml] [--prefix /opt/tabletop] [--root DIR]
-#                           [--no-venv] [--dry-run]
+#                           [--no-venv] [--room] [--dry-run]
 #
 # --root DIR   install into DIR as if it were / (an image being prepared, or a test): files,
 #              the account (systemd-sysusers --root) and the enablement (systemctl --root);
 #              nothing running is touched.
 # --dry-run    print every step, change nothing.
 # --no-venv    leave PREFIX/venv alone (it is managed some other way).
+# --room       also install the league's room screen (tabletop-room.service, its settings in
+#              /etc/tabletop/room.env); see docs/league.md.
 #
 # Every file and folder it puts in place is written to the manifest /etc/tabletop/install-manifest,
 # which is all that uninstall.sh removes.
@@ -20,6 +22,7 @@ ROOT=
 CONFIG=
 DRY_RUN=0
 VENV=1
+ROOM=0
 SRC=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 
 die() { echo "install.sh: $*" >&2; exit 1; }
@@ -30,8 +33,9 @@ while [ $# -gt 0 ]; do
         --root) [ $# -ge 2 ] || die "--root needs a directory"; ROOT=$2; shift 2 ;;
         --config) [ $# -ge 2 ] || die "--config needs a file"; CONFIG=$2; shift 2 ;;
         --no-venv) VENV=0; shift ;;
+        --room) ROOM=1; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (try --help)" ;;
     esac
 done
@@ -108,30 +112,46 @@ put "$SRC/docs/kiosk.md" "$PREFIX/share/doc/kiosk.md" 0644
 
 # 3. the table config: never overwritten (it is the table's own); an example the first time.
 #    It holds the admin PIN: readable by root and the tabletop group only (0640 root:tabletop).
-if [ -f "$ROOT$CONFDIR/table.toml" ]; then
-    echo "kept: $CONFDIR/table.toml"
-    note config "$CONFDIR/table.toml"
-else
-    put "${CONFIG:-$SRC/docs/examples/kiosk.toml}" "$CONFDIR/table.toml" 0640 config
-fi
 GID=$(awk -F: '$1 == "tabletop" { print $3 }' "$ROOT/etc/group" 2>/dev/null || true)
-if [ -f "$ROOT$CONFDIR/table.toml" ] && [ -n "$GID" ] \
-        && [ "$(stat -c %a:%u:%g "$ROOT$CONFDIR/table.toml")" != "640:0:$GID" ]; then
-    if [ "$(id -u)" = 0 ]; then
-        run chown "0:$GID" "$ROOT$CONFDIR/table.toml"
-    else  # only with --root: the owner is set when the image is installed as root
-        echo "not root: $CONFDIR/table.toml keeps its owner (root:tabletop when installed by root)"
+
+# secret FILE: a settings file with a PIN or password, 0640 root:tabletop
+secret() {
+    if [ -f "$ROOT$1" ] && [ -n "$GID" ] && [ "$(stat -c %a:%u:%g "$ROOT$1")" != "640:0:$GID" ]; then
+        if [ "$(id -u)" = 0 ]; then
+            run chown "0:$GID" "$ROOT$1"
+        else  # only with --root: the owner is set when the image is installed as root
+            echo "not root: $1 keeps its owner (root:tabletop when installed by root)"
+        fi
+        run chmod 0640 "$ROOT$1"
+        CHANGED=$((CHANGED + 1))
+    elif [ -z "$GID" ]; then
+        echo "would set: $1 to 0640 root:tabletop (once the account exists)"
     fi
-    run chmod 0640 "$ROOT$CONFDIR/table.toml"
-    CHANGED=$((CHANGED + 1))
-elif [ -z "$GID" ]; then
-    echo "would set: $CONFDIR/table.toml to 0640 root:tabletop (once the account exists)"
-fi
+}
+
+# keep_or_put SRC DEST: the table's own settings are never overwritten; an example the first time
+keep_or_put() {
+    if [ -f "$ROOT$2" ]; then
+        echo "kept: $2"
+        note config "$2"
+    else
+        put "$1" "$2" 0640 config
+    fi
+    secret "$2"
+}
+keep_or_put "${CONFIG:-$SRC/docs/examples/kiosk.toml}" "$CONFDIR/table.toml"
 
 # 4. the service, the panels' udev rule, the big screen's autostart entry
 put "$SRC/systemd/tabletop-referee.service.in" "/etc/systemd/system/$UNIT" 0644
 put "$SRC/systemd/99-tabletop-panels.rules" /etc/udev/rules.d/99-tabletop-panels.rules 0644
 put "$SRC/systemd/tabletop-bigscreen.desktop.in" /etc/xdg/autostart/tabletop-bigscreen.desktop 0644
+UNITS=$UNIT
+if [ "$ROOM" = 1 ]; then  # the league's room screen: its unit, its settings, its docs
+    put "$SRC/systemd/tabletop-room.service.in" /etc/systemd/system/tabletop-room.service 0644
+    put "$SRC/docs/league.md" "$PREFIX/share/doc/league.md" 0644
+    keep_or_put "$SRC/docs/examples/room.env" "$CONFDIR/room.env"
+    UNITS="$UNITS tabletop-room.service"
+fi
 
 # 4b. the manifest: what this run and every earlier one put in place, for uninstall.sh
 if [ "$DRY_RUN" = 1 ]; then
@@ -152,8 +172,10 @@ fi
 
 # 5. switch it on
 if [ -n "$ROOT" ]; then
-    [ -L "$ROOT/etc/systemd/system/multi-user.target.wants/$UNIT" ] && echo "enabled: $UNIT" \
-        || run systemctl --root="$ROOT" enable "$UNIT"
+    for u in $UNITS; do
+        [ -L "$ROOT/etc/systemd/system/multi-user.target.wants/$u" ] && echo "enabled: $u" \
+            || run systemctl --root="$ROOT" enable "$u"
+    done
 else
     if command -v raspi-config >/dev/null 2>&1; then
         run raspi-config nonint do_i2c 0   # 0 means: enable
@@ -162,7 +184,9 @@ else
     run udevadm control --reload
     run udevadm trigger --subsystem-match=tty --action=add
     run systemctl daemon-reload
-    run systemctl enable "$UNIT"
-    run systemctl restart "$UNIT"
+    for u in $UNITS; do
+        run systemctl enable "$u"
+        run systemctl restart "$u"
+    done
 fi
 [ "$DRY_RUN" = 1 ] && echo "dry run: nothing was changed" || echo "done (files changed: $CHANGED)"

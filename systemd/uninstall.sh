@@ -1,3 +1,11 @@
+for u in $UNIT tabletop-room.service; do
+    if [ -n "$ROOT" ]; then
+        if [ -f "$ROOT/etc/systemd/system/$u" ]; then run systemctl --root="$ROOT" disable "$u"; fi
+    elif [ -f "/etc/systemd/system/$u" ]; then
+        run systemctl disable --now "$u"
+    fi
+done
+
 #!/bin/sh
 # Remove the Tabletop Companion kiosk installed by install.sh.
 #
@@ -78,11 +86,12 @@ while read -r kind path; do
     case "$kind" in
         file) gone_file "$path" ;;
         tree) gone "$path" ;;
-        config) if [ "$PURGE" = 1 ]; then gone_file "$path"; else echo "kept: $path (the table config)"; fi ;;
+        config) if [ "$PURGE" = 1 ]; then gone_file "$path"; else echo "kept: $path (the table's settings)"; fi ;;
     esac
 done < "$ROOT$MANIFEST"
 if [ "$PURGE" = 1 ]; then
     gone /var/lib/tabletop
+    gone /var/lib/tabletop-room
     DIRS=$(sed -n 's/^dir //p' "$ROOT$MANIFEST" | sort -r -u)
     gone "$MANIFEST"
 else
