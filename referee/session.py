@@ -44,7 +44,7 @@ from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal, JournalError
 from .screens import View, draw, seat_pages, table_pages
 from .timers import ChessClock, clock_seat, clock_text
-from .words import call, event_words
+from .words import DICE_SOURCE, call, event_words
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
@@ -106,7 +106,8 @@ class Session:
                 self.clock_spent[running] += max(0.0, entry.t - last)
             last = entry.t
             try:
-                self._advance_state(self.game.parse(entry.notation))
+                self._advance_state(self.game.parse(entry.notation), None,
+                                    entry.source or DICE_SOURCE.get(dice, "dice"), entry.seat)
             except IllegalAction as exc:
                 raise JournalError(
                     f"game {row.id} of the journal does not replay at entry {entry.seq} "
@@ -165,7 +166,8 @@ class Session:
         chance = before.is_chance
         external = action in self.state.external_actions()  # a timer rang
         outcome = self.state.apply(action)  # the engine's check, before anything is written
-        self.seq = self.journal.append(self.row.id, action.notation(), chance) + 1
+        self.seq = self.journal.append(self.row.id, action.notation(), chance,
+                                       source if chance else None, seat if chance else None) + 1
         events = self._advance_state(action, outcome, source, seat)
         if self.state.is_over:
             self.journal.finish(self.row.id, self.state.result.text if self.state.result else "over")

@@ -25,6 +25,9 @@ TIMER = "timer"
 """The caller of an action a timer applied (a chess clock ran out, a reversal)."""
 SOURCES = ("dice", "camera", "player")
 """Where a chance outcome came from, as the session knows it."""
+DICE_SOURCE = {"virtual": "dice", "camera": "camera", "panel": "player"}
+"""Who gave a chance outcome, by the table's dice mode: what a journal written before it kept
+the caller of each outcome is read with."""
 
 FOUL_WORDS = {
     "touched_gate": "touched a gate stone",
