@@ -38,7 +38,7 @@ from engines.core import IllegalAction
 from engines.core.registry import game_class
 from engines.core.state import Action, Event, Game, State
 
-from .boards import PICTURES
+from .boards import picture_for
 from .controllers import ARROWS, ListController, controller_for
 from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal, JournalError
@@ -414,10 +414,9 @@ class Session:
             self.view.clocks = self._clock_texts()
         self._indicate()
         self.paged, self.drawn_at = False, time.monotonic()
-        picture = PICTURES.get(self.row.game)
         for seat, device in self.table.all_displays():
             extra, text_px = None, device.width
-            if picture and device.width >= 128:
+            if picture := picture_for(self.row.game, device.width, device.height):
                 text_px = device.width - picture.width
                 mine = seat is not None and seat == self.state.to_move
                 cursor = getattr(self.controller, "cursor", None) if mine else None
