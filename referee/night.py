@@ -449,8 +449,13 @@ class Night:
                         proposal=s.view.proposal, game_number=s.row.id, state=st)
         else:
             lines, _ = self.screen(40, 8)
-            snap.update(screen=lines)
-            if self.last_result:
+            snap.update(screen=lines, menu=list(self.menu.items), choice=self.menu.index,
+                        seats=list(self.seats), refusal=self.refusal,
+                        games_tonight=len(self.results.tonight()))
+            if self.phase in ("players", "options"):
+                snap.update(game=self.game_id, title=game_class(self.game_id).title,
+                            players=self.seats[:self.player_count])
+            elif self.last_result:
                 r = self.last_result
                 snap.update(game=r.game, title=game_class(r.game).title, result=r.result, winners=r.winners)
         self.published = snap
