@@ -96,6 +96,7 @@ class Session:
         self.view = View(self.game.title, self.state)
         self.pending: Action | None = None
         self.paged = False  # whether some display's screen has several pages now
+        self.pages = 1  # the most pages a display's screen has now
         self.drawn_at = 0.0
         self._lit: dict[int, str] = {}  # the turn LED mode last sent to each seat's panels
         self.clock_spent = [0.0] * len(row.players)
@@ -413,7 +414,7 @@ class Session:
             self.clock.run(self.view.clock_running)
             self.view.clocks = self._clock_texts()
         self._indicate()
-        self.paged, self.drawn_at = False, time.monotonic()
+        self.paged, self.pages, self.drawn_at = False, 1, time.monotonic()
         for seat, device in self.table.all_displays():
             extra, text_px = None, device.width
             if picture := picture_for(self.row.game, device.width, device.height):
@@ -423,7 +424,7 @@ class Session:
                 extra = partial(picture.paint, state=self.state, x0=text_px + 2, cursor=cursor)
             w, h = text_px // CELL_W, device.height // CELL_H
             pages = table_pages(self.view, w, h) if seat is None else seat_pages(self.view, seat, w, h)
-            self.paged = self.paged or len(pages) > 1
+            self.paged, self.pages = self.paged or len(pages) > 1, max(self.pages, len(pages))
             lines, inv = pages[self.view.page % len(pages)]
             draw(device, lines, inv, text_px, extra)
 
@@ -431,6 +432,13 @@ class Session:
         """Show the next page of every display whose screen is longer than it (called when
         nothing happened for ``PAGE_SECONDS`` since the last drawing)."""
         if self.paged and time.monotonic() - self.drawn_at >= PAGE_SECONDS:
+            self.view.page += 1
+            self.redraw()
+
+    def show_every_page(self) -> None:
+        """Draw each further page of the screens now, one drawing a page: a recording (a GIF has
+        no clock) then shows the pages the table turns by itself while nobody acts."""
+        for _ in range(self.pages - 1):
             self.view.page += 1
             self.redraw()
 

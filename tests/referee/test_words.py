@@ -11,10 +11,12 @@ from luma.core.device import dummy
 
 from device.displays import memory_display
 from device.font import read_lines
+from engines.core.registry import game_class
 from engines.rocca.actions import Drop, Foul, Shoot
 from referee.journal import Journal
-from referee.screens import score_rows, short_names
+from referee.screens import View, score_rows, short_names, table_pages
 from referee.session import PAGE_SECONDS, Session, Table
+from referee.words import Call
 
 SIX = ["Alexandra", "Alexander", "Ben", "Cleo", "Dev", "Esmeralda"]
 
@@ -125,3 +127,17 @@ def test_a_long_message_continues_on_a_next_page_instead_of_being_cut(tmp_path):
     assert len(pages) > 1 and all(p[1] == "/" for p in pages)
     text = " ".join(line for lines in seen for line in lines[2:])
     assert "Splash: 1 piece fell off, set aside for the others at the end of the turn" in text
+
+
+def test_a_sentence_that_fits_a_page_is_not_broken_across_two():
+    """The table display of a 128x64 OLED beside Rocketball's board: the score, the roll and what
+    the ball did are three sentences; one that does not fit the rest of a page starts the next
+    page whole, so a player never reads "the rocketball" on one page and "moves 2" on the next."""
+    state = game_class("rocketball")({}).new(["north", "south"])
+    view = View("Rocketball", state, call=Call("roll 4", "referee"),
+                last_event="the rocketball hits the E wall on g6 and turns N")
+    shown = table_pages(view, cols=15, height=6)
+    assert len(shown) == 2
+    first, second = (lines for lines, _ in shown)
+    assert first[2:] == ["north 0 south 0", "roll 4 (by", "referee)"]
+    assert second[2:] == ["the rocketball", "hits the E wall", "on g6 and turns", "N"]
