@@ -104,12 +104,14 @@ def tagged(text: str, tag: str, cols: int) -> list[str]:
     return lines
 
 
-def _split(blocks: list[list[str]], room: int) -> list[list[str]]:
+def _split(blocks: list[list[str]], room: int, flowing: int = 0) -> list[list[str]]:
     """Blocks of lines (a sentence each, wrapped) on pages of ``room`` lines: a block starts a
-    new page rather than break across two, unless it is longer than a page."""
+    new page rather than break across two, unless it is longer than a page or one of the last
+    ``flowing`` blocks (a banner: it starts on the page at hand, not a page later)."""
     chunks: list[list[str]] = [[]]
-    for block in blocks:
-        if len(chunks[-1]) + len(block) > room and chunks[-1] and len(block) <= room:
+    for i, block in enumerate(blocks):
+        whole = i < len(blocks) - flowing
+        if whole and len(chunks[-1]) + len(block) > room and chunks[-1] and len(block) <= room:
             chunks.append([])
         for line in block:
             if len(chunks[-1]) == room:
@@ -123,7 +125,8 @@ def pages(head: str, tag: str, pinned: list[str], body: list[list[str]], lit: in
     """Lay a screen out: ``head`` wrapped with ``tag`` (a clock) at the right of its first line,
     the ``pinned`` lines, then the ``body``'s blocks (the score, each sentence wrapped) over
     pages of the rows left, a sentence kept on one page where it fits one; the last ``lit``
-    body lines are a banner. With several pages each first line also carries "n/N"."""
+    body lines are a banner (the last block), which starts at once on the first page it
+    reaches. With several pages each first line also carries "n/N"."""
     def top(page_tag: str) -> list[str]:
         if len(head) + len(page_tag) + len(tag) + 2 > cols:
             page_tag = ""  # no room beside the head: the pages go unmarked
@@ -137,7 +140,7 @@ def pages(head: str, tag: str, pinned: list[str], body: list[list[str]], lit: in
         return [(fixed + lines, min(lit, len(lines)))]
     if room <= 0:  # the pinned part alone is a screenful: page everything, unmarked
         fixed, body, room = [], [fixed, *body], height
-    chunks = _split(body, room)
+    chunks = _split(body, room, 1 if lit else 0)
     first_lit = sum(len(block) for block in body) - lit
     out: list[Page] = []
     done = 0
