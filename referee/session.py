@@ -44,7 +44,7 @@ from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal, JournalError
 from .screens import View, draw, seat_pages, table_pages
 from .timers import ChessClock, clock_seat, clock_text
-from .words import DICE_SOURCE, call, event_words
+from .words import DICE_SOURCE, call, told_events
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
@@ -149,8 +149,9 @@ class Session:
         v.state, v.call, v.page = new, call(before, action, source, seat), 0
         if not before.is_chance:  # a banner stays over the referee's roll that follows it
             v.announcement = ""
-        for e in events:
-            v.last_event = event_words(before, action, e)
+        v.last_event = ""  # an action without events of its own leaves no older one shown
+        for e, text in told_events(before, action, v.call, events):
+            v.last_event = text
             if e.kind == "foul" and v.call.by:  # who reported it, on the banner too
                 v.last_event += f" (by {v.call.by})"
             if e.kind in ANNOUNCE:
@@ -178,8 +179,8 @@ class Session:
         self.controller.reset(self.state)
         self._sync_selection()
         self.echo(self.view.call.line())
-        for e in events:
-            self.echo(f"  * {event_words(before, action, e)}")
+        for _, text in told_events(before, action, self.view.call, events):
+            self.echo(f"  * {text}")
         self.redraw()
         if self.view.announcement and self.table.buzzer:
             self.table.buzzer.sound("timer" if external else "announce")

@@ -108,8 +108,9 @@ def call(before: State, action: Action, source: str = "dice", seat: int | None =
     "north: move c4 d5", "roll 4" by "referee"."""
     who = caller(before, action, source, seat)
     words = action_words(before, action)
-    subject = getattr(before, "name", None) if isinstance(action, Drop | Foul | Pass) else None
-    if subject:  # Rocca's outcomes happen to the shooter, whoever reports them
+    subject = (getattr(before, "name", None)
+               if isinstance(action, Drop | Foul | Pass | Shoot | Clear) else None)
+    if subject:  # Rocca's shots and their outcomes are the shooter's, whoever reports them
         return Call(f"{subject} {words}", "" if who == subject else who)
     if isinstance(action, Timeout):
         return Call(words, who)
@@ -124,6 +125,18 @@ def event_words(before: State, action: Action, event: Event) -> str:
     if event.kind == "foul" and isinstance(action, Foul):
         return f"{before.players[before.current]} {foul_words(action)}: foul"
     return event.text
+
+
+def told_events(before: State, action: Action, said: Call,
+                events: Sequence[Event]) -> list[tuple[Event, str]]:
+    """The events of ``action`` with their words as the table is told them after the call
+    ``said``, less one that only says the call again ("Ben tries to clear the board." after
+    "Ben tries to clear the board"): a 6-line display has no line to spare for an echo."""
+    def bare(text: str) -> str:
+        return text.rstrip(".!").lower()
+
+    told = [(e, event_words(before, action, e)) for e in events]
+    return [(e, text) for e, text in told if bare(text) != bare(said.text)]
 
 
 def turn_words(state: State, entering: bool, names: Sequence[str] | None = None,

@@ -72,7 +72,7 @@ def test_run_plays_scripted_presses_from_named_seats(tmp_path):
     lines = out.stdout.splitlines()
     assert "a dropped: 2 stayed, 1 fell off" in lines     # a pressed 1: one piece splashed
     assert "  not allowed: it is a's turn" in lines       # b's ok refused
-    assert "a: tries to clear the board" in lines         # a clears, b reports it clean:
+    assert "a tries to clear the board" in lines          # a clears, b reports it clean:
     assert "a cleared the board (by b)" in lines
     bad = tabletop("run", "--sim", "--game", "rocca", "--script", "a1", cwd=tmp_path)
     assert bad.returncode == 1 and "--script: 'a1': write seat:key" in bad.stderr

@@ -233,7 +233,7 @@ def test_a_call_of_a_shot_that_never_happened_is_overruled_and_changes_nothing(t
     referee.take(DROP)
     referee.take(shot(40, "foul", ["not_through"]))
     assert journaled(session, journal) == ["drop 4/0"]
-    assert session.state.phase == "choose" and "camera overruled: Ada: shoots" in every_page(session, 0)
+    assert session.state.phase == "choose" and "camera overruled: Ada shoots" in every_page(session, 0)
     assert lines[-1] == "  gate shot: judge 'shoot, foul not_through', which never happened: overruled"
     assert referee.tally["never happened"] == 1
 

@@ -141,3 +141,19 @@ def test_a_sentence_that_fits_a_page_is_not_broken_across_two():
     first, second = (lines for lines, _ in shown)
     assert first[2:] == ["north 0 south 0", "roll 4 (by", "referee)"]
     assert second[2:] == ["the rocketball", "hits the E wall", "on g6 and turns", "N"]
+
+
+def test_a_shot_is_told_once_not_echoed_by_its_event(tmp_path):
+    """Rocca, "Shooting pieces": the shooter shoots or tries to clear the board. The table reads
+    it once ("Ada shoots"), not again as its event ("Ada shoots."), and no event of an older
+    action stays under it; the echo of the session (the terminal of ``run --sim``) likewise."""
+    table = Frames(128, 64)
+    told: list[str] = []
+    s = Session.open(Journal(tmp_path / "j.sqlite"), "rocca", players=["Ada", "Ben"], seed=1,
+                     dice="panel", table=Table({None: [table]}), echo=told.append)
+    s.accept(Drop(s.state.hand, 0), "player", 1)
+    assert s.view.last_event  # the drop's own event ("Ada drops ...")
+    s.accept(Shoot())
+    lines = read_lines(table.image)
+    assert lines.count("Ada shoots") == 1 and "Ada shoots." not in lines
+    assert s.view.last_event == "" and told[-1] == "Ada shoots"
