@@ -131,9 +131,8 @@ def journal_calls(journal: Journal, game_id: int, dice: str) -> list[str]:
     lines = []
     for before, action, events, entry in zip(rep.states[:-1], actions, rep.events, entries,
                                              strict=True):
-        said = call(before, action, entry.source or fallback, entry.seat)
-        lines.append(said.line())
-        lines += [f"* {text}" for _, text in told_events(before, action, said, events)]
+        lines.append(call(before, action, entry.source or fallback, entry.seat).line())
+        lines += [f"* {text}" for _, text in told_events(before, action, events)]
     return lines
 
 

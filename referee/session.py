@@ -150,7 +150,7 @@ class Session:
         if not before.is_chance:  # a banner stays over the referee's roll that follows it
             v.announcement = ""
         v.last_event = ""  # an action without events of its own leaves no older one shown
-        for e, text in told_events(before, action, v.call, events):
+        for e, text in told_events(before, action, events):
             v.last_event = text
             if e.kind == "foul" and v.call.by:  # who reported it, on the banner too
                 v.last_event += f" (by {v.call.by})"
@@ -179,7 +179,7 @@ class Session:
         self.controller.reset(self.state)
         self._sync_selection()
         self.echo(self.view.call.line())
-        for _, text in told_events(before, action, self.view.call, events):
+        for _, text in told_events(before, action, events):
             self.echo(f"  * {text}")
         self.redraw()
         if self.view.announcement and self.table.buzzer:

@@ -109,7 +109,7 @@ def call(before: State, action: Action, source: str = "dice", seat: int | None =
     who = caller(before, action, source, seat)
     words = action_words(before, action)
     subject = (getattr(before, "name", None)
-               if isinstance(action, Drop | Foul | Pass | Shoot | Clear) else None)
+               if isinstance(action, Drop | Foul | Pass | Shoot | Clear | Stop) else None)
     if subject:  # Rocca's shots and their outcomes are the shooter's, whoever reports them
         return Call(f"{subject} {words}", "" if who == subject else who)
     if isinstance(action, Timeout):
@@ -127,16 +127,17 @@ def event_words(before: State, action: Action, event: Event) -> str:
     return event.text
 
 
-def told_events(before: State, action: Action, said: Call,
-                events: Sequence[Event]) -> list[tuple[Event, str]]:
-    """The events of ``action`` with their words as the table is told them after the call
-    ``said``, less one that only says the call again ("Ben tries to clear the board." after
-    "Ben tries to clear the board"): a 6-line display has no line to spare for an echo."""
-    def bare(text: str) -> str:
-        return text.rstrip(".!").lower()
+OWN_EVENT = {Drop: "drop", Shoot: "shot", Clear: "shot", Stop: "stop"}
+"""Rocca's calls that say in full what their action did (a drop with what stayed and fell off,
+a shot, a stop), and the kind of the engine's event that tells the same news again."""
 
-    told = [(e, event_words(before, action, e)) for e in events]
-    return [(e, text) for e, text in told if bare(text) != bare(said.text)]
+
+def told_events(before: State, action: Action, events: Sequence[Event]) -> list[tuple[Event, str]]:
+    """The events of ``action`` with their words as the table is told them after its call,
+    less the one that only tells the call again ("Ada drops 4 pieces: 4 stay on the board."
+    after "Ada dropped: 4 stayed, none fell off"): a 6-line display has no line to spare."""
+    again = OWN_EVENT.get(type(action))
+    return [(e, event_words(before, action, e)) for e in events if e.kind != again]
 
 
 def turn_words(state: State, entering: bool, names: Sequence[str] | None = None,

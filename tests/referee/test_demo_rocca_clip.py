@@ -261,4 +261,4 @@ def test_a_judge_call_that_is_the_truth_is_confirmed_with_yes(table):
     Referee(session, [DROP], lines, set()).take(DROP)
     assert journaled(session, journal) == ["drop 4/0"] and lines == [
         "  drop: judge 'drop 4/0', truth 'drop 4/0': confirmed"]
-    assert "Ada drops 4 pieces: 4" in every_page(session, None)
+    assert "Ada dropped: 4 stayed, none fell off (by camera)" in every_page(session, None)

@@ -143,16 +143,19 @@ def test_a_sentence_that_fits_a_page_is_not_broken_across_two():
     assert second[2:] == ["the rocketball", "hits the E wall", "on g6 and turns", "N"]
 
 
-def test_a_shot_is_told_once_not_echoed_by_its_event(tmp_path):
-    """Rocca, "Shooting pieces": the shooter shoots or tries to clear the board. The table reads
-    it once ("Ada shoots"), not again as its event ("Ada shoots."), and no event of an older
-    action stays under it; the echo of the session (the terminal of ``run --sim``) likewise."""
+def test_a_rocca_call_is_told_once_not_echoed_by_its_event(tmp_path):
+    """Rocca, "Dropping pieces" and "Shooting pieces": the shooter drops, then shoots. The table
+    reads each once ("Ada dropped: 3 stayed, 1 fell off", "Ada shoots"), not again as the
+    engine's event ("Ada drops 4 pieces: 3 stay on the board.", "Ada shoots."); news the call
+    does not hold (a splash) is still told; the session's echo (``run --sim``) likewise."""
     table = Frames(128, 64)
     told: list[str] = []
     s = Session.open(Journal(tmp_path / "j.sqlite"), "rocca", players=["Ada", "Ben"], seed=1,
                      dice="panel", table=Table({None: [table]}), echo=told.append)
-    s.accept(Drop(s.state.hand, 0), "player", 1)
-    assert s.view.last_event  # the drop's own event ("Ada drops ...")
+    s.accept(Drop(s.state.hand - 1, 1), "player", 1)
+    assert told[-2:] == ["Ada dropped: 3 stayed, 1 fell off (by Ben)",
+                         "  * Splash: 1 piece fell off, set aside for the others at the end of "
+                         "the turn (not a foul)."]
     s.accept(Shoot())
     lines = read_lines(table.image)
     assert lines.count("Ada shoots") == 1 and "Ada shoots." not in lines
