@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from engines.core.state import Action, Event, State
 from engines.rocca.actions import Clear, Drop, Foul, Pass, Shoot, Stop, Timeout
+from engines.stoneball.notation import Move as StoneMove
 
 REFEREE = "referee"
 """The caller of an outcome the referee rolled or drew itself (virtual dice, a shuffled deck)."""
@@ -127,9 +128,10 @@ def event_words(before: State, action: Action, event: Event) -> str:
     return event.text
 
 
-OWN_EVENT = {Drop: "drop", Shoot: "shot", Clear: "shot", Stop: "stop"}
-"""Rocca's calls that say in full what their action did (a drop with what stayed and fell off,
-a shot, a stop), and the kind of the engine's event that tells the same news again."""
+OWN_EVENT = {Drop: "drop", Shoot: "shot", Clear: "shot", Stop: "stop", StoneMove: "move"}
+"""Calls that say in full what their action did, and the kind of the engine's event that tells
+the same news again: Rocca's drop (what stayed and fell off), shot and stop; a plain Stoneball
+move ("Ben: b8c8"; a move that takes, carries or rams the Ball keeps its sentence)."""
 
 
 def told_events(before: State, action: Action, events: Sequence[Event]) -> list[tuple[Event, str]]:

@@ -160,3 +160,15 @@ def test_a_rocca_call_is_told_once_not_echoed_by_its_event(tmp_path):
     lines = read_lines(table.image)
     assert lines.count("Ada shoots") == 1 and "Ada shoots." not in lines
     assert s.view.last_event == "" and told[-1] == "Ada shoots"
+
+
+def test_a_plain_stoneball_move_is_told_once_and_a_taking_move_keeps_its_sentence(tmp_path):
+    """Stoneball, "Movement": a piece moves one or two fields; moving onto the Ball takes it.
+    The call ("white: c2c3") already says a plain move; taking the Ball is news of its own."""
+    s = Session.open(Journal(tmp_path / "j.sqlite"), "stoneball", players=["white", "black"])
+    s.accept(s.game.parse("c2c3"))
+    assert s.view.call.line() == "white: c2c3" and s.view.last_event == ""
+    for notation in ("c8c7", "c3c4", "c7c6"):
+        s.accept(s.game.parse(notation))
+    s.accept(s.game.parse("c4d5"))  # onto the Ball on d5
+    assert s.view.last_event == "White takes the Ball on d5"
