@@ -44,9 +44,16 @@ CREATE TABLE IF NOT EXISTS entries (
     notation TEXT,
     chance INTEGER NOT NULL DEFAULT 0,
     t REAL NOT NULL,
+    source TEXT,
+    seat INTEGER,
     PRIMARY KEY (game_id, seq)
 );
 """
+
+CALLER_COLUMNS = (("source", "TEXT"), ("seat", "INTEGER"))
+"""Who gave a chance outcome ("dice", "camera" or "player", and the entering player's seat),
+added to the entries of a journal written before they were kept. NULL where nobody was asked:
+a player's own move, an undo, or an entry of such an older journal."""
 
 
 class JournalError(RuntimeError):
@@ -86,6 +93,11 @@ class Entry:
     chance: bool
     t: float = 0.0
     """When it was written (``time.time()``): a resumed chess clock charges the time between."""
+    source: str | None = None
+    """Who gave a chance outcome: "dice" (the referee rolled), "camera", or "player"; None for
+    a move and for every entry of a journal older than this column (see ``CALLER_COLUMNS``)."""
+    seat: int | None = None
+    """The seat of the player who entered a chance outcome; None for a keyboard of no seat."""
 
 
 class Journal:
@@ -127,6 +139,7 @@ class Journal:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
                 self.db.executescript(SCHEMA)
+                self._add_caller_columns()
         except sqlite3.DatabaseError as exc:
             self.db.close()
             if getattr(exc, "sqlite_errorname", "").startswith(DAMAGE_ERRORS):
@@ -167,6 +180,17 @@ class Journal:
             except (TypeError, ValueError):
                 raise JournalDamaged(f"{self.path} is damaged: game {game_id}'s options or players "
                                      "are unreadable") from None
+
+    def _entry_columns(self) -> set[str]:
+        return {row[1] for row in self.db.execute("PRAGMA table_info(entries)")}
+
+    def _add_caller_columns(self) -> None:
+        """An older journal gains the caller columns, empty for its old entries; its tables and
+        rows are otherwise as they were, so the builds before still read it."""
+        have = self._entry_columns()
+        for name, kind in CALLER_COLUMNS:
+            if name not in have:
+                self.db.execute(f"ALTER TABLE entries ADD COLUMN {name} {kind}")
 
     def close(self) -> None:
         self.db.close()
@@ -212,11 +236,14 @@ class Journal:
         r = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?", (game_id,)).fetchone()
         return r[0] + 1
 
-    def append(self, game_id: int, notation: str, chance: bool) -> int:
-        """Write one accepted action; when this returns, it is on disk."""
+    def append(self, game_id: int, notation: str, chance: bool, source: str | None = None,
+               seat: int | None = None) -> int:
+        """Write one accepted action; when this returns, it is on disk. A chance outcome keeps
+        who gave it (``source``, ``seat``: see :class:`Entry`)."""
         seq = self.next_seq(game_id)
-        self._write("INSERT INTO entries (game_id, seq, kind, notation, chance, t) VALUES (?,?,?,?,?,?)",
-                    (game_id, seq, "action", notation, int(chance), time.time()))
+        self._write("INSERT INTO entries (game_id, seq, kind, notation, chance, t, source, seat) "
+                    "VALUES (?,?,?,?,?,?,?,?)",
+                    (game_id, seq, "action", notation, int(chance), time.time(), source, seat))
         return seq
 
     def undo(self, game_id: int) -> int:
@@ -236,14 +263,17 @@ class Journal:
     def actions(self, game_id: int) -> list[Entry]:
         """The actions in force, in order: every undo removes the action before it."""
         stack: list[Entry] = []
-        for seq, kind, notation, chance, t in self.db.execute(
-            "SELECT seq, kind, notation, chance, t FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+        have = self._entry_columns()  # a journal opened read-only may predate the caller columns
+        callers = ", ".join(c if c in have else "NULL" for c, _ in CALLER_COLUMNS)
+        for seq, kind, notation, chance, t, source, seat in self.db.execute(
+            f"SELECT seq, kind, notation, chance, t, {callers} FROM entries WHERE game_id = ? "
+            "ORDER BY seq", (game_id,)
         ):
             if kind == "undo":
                 if stack:
                     stack.pop()
             else:
-                stack.append(Entry(seq, notation, bool(chance), t))
+                stack.append(Entry(seq, notation, bool(chance), t, source, seat))
         return stack
 
     def record(self, game_id: int) -> Record:

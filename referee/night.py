@@ -33,7 +33,7 @@ from .notify import Notifier
 from .screens import draw, mover_text, score_text
 from .session import Session, Table
 from .timers import Ticker, game_timers
-from .words import call, event_words
+from .words import DICE_SOURCE, call, told_events
 
 RESULTS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS night_results (
@@ -117,25 +117,22 @@ class Results:
         return sorted(wins.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-DICE_SOURCE = {"virtual": "dice", "camera": "camera", "panel": "player"}
-"""Who gave a journalled chance outcome, by the table's dice mode (the journal keeps the
-outcome, not who gave it)."""
-
-
 def journal_calls(journal: Journal, game_id: int, dice: str) -> list[str]:
     """A journalled game's calls in the words the session logged them live (the call, then
     ``* event`` lines), so the big screen's last calls survive a restart; [] for a game this
     build cannot replay."""
     try:
         rep = replay(journal.record(game_id))
-        actions = [rep.game.parse(e.notation) for e in journal.actions(game_id)]
+        entries = journal.actions(game_id)
+        actions = [rep.game.parse(e.notation) for e in entries]
     except (RecordError, JournalError, ValueError, KeyError, ImportError):
         return []
-    source = DICE_SOURCE.get(dice, "dice")
+    fallback = DICE_SOURCE.get(dice, "dice")
     lines = []
-    for before, action, events in zip(rep.states[:-1], actions, rep.events, strict=True):
-        lines.append(call(before, action, source).line())
-        lines += [f"* {event_words(before, action, e)}" for e in events]
+    for before, action, events, entry in zip(rep.states[:-1], actions, rep.events, entries,
+                                             strict=True):
+        lines.append(call(before, action, entry.source or fallback, entry.seat).line())
+        lines += [f"* {text}" for _, text in told_events(before, action, events)]
     return lines
 
 
@@ -452,8 +449,13 @@ class Night:
                         proposal=s.view.proposal, game_number=s.row.id, state=st)
         else:
             lines, _ = self.screen(40, 8)
-            snap.update(screen=lines)
-            if self.last_result:
+            snap.update(screen=lines, menu=list(self.menu.items), choice=self.menu.index,
+                        seats=list(self.seats), refusal=self.refusal,
+                        games_tonight=len(self.results.tonight()))
+            if self.phase in ("players", "options"):
+                snap.update(game=self.game_id, title=game_class(self.game_id).title,
+                            players=self.seats[:self.player_count])
+            elif self.last_result:
                 r = self.last_result
                 snap.update(game=r.game, title=game_class(r.game).title, result=r.result, winners=r.winners)
         self.published = snap

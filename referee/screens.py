@@ -7,7 +7,8 @@ A 128x64 OLED holds 6 lines of 21 characters, a 128x32 one 3 lines, a 256x64 one
 The layout never cuts a sentence: a screen is a few pinned lines (whose turn, the seat's
 selection) and a body (the score table, then the last call or a banner) wrapped at spaces; a
 body longer than the room left is split into pages that turn by themselves (``View.page``, turned
-by the session), each page marked "1/2" on its first line. Names are shortened the same way on
+by the session), each page marked "1/2" on its first line, and a sentence that fits on a page is
+not broken across two. Names are shortened the same way on
 every line of a display (``short_names``), so a score table of six seats fits 21 characters.
 """
 
@@ -103,11 +104,29 @@ def tagged(text: str, tag: str, cols: int) -> list[str]:
     return lines
 
 
-def pages(head: str, tag: str, pinned: list[str], body: list[str], lit: int, cols: int,
+def _split(blocks: list[list[str]], room: int, flowing: int = 0) -> list[list[str]]:
+    """Blocks of lines (a sentence each, wrapped) on pages of ``room`` lines: a block starts a
+    new page rather than break across two, unless it is longer than a page or one of the last
+    ``flowing`` blocks (a banner: it starts on the page at hand, not a page later)."""
+    chunks: list[list[str]] = [[]]
+    for i, block in enumerate(blocks):
+        whole = i < len(blocks) - flowing
+        if whole and len(chunks[-1]) + len(block) > room and chunks[-1] and len(block) <= room:
+            chunks.append([])
+        for line in block:
+            if len(chunks[-1]) == room:
+                chunks.append([])
+            chunks[-1].append(line)
+    return chunks
+
+
+def pages(head: str, tag: str, pinned: list[str], body: list[list[str]], lit: int, cols: int,
           height: int) -> list[Page]:
     """Lay a screen out: ``head`` wrapped with ``tag`` (a clock) at the right of its first line,
-    the ``pinned`` lines, then ``body`` split over pages of the rows left; the last ``lit``
-    body lines are a banner. With several pages each first line also carries "n/N"."""
+    the ``pinned`` lines, then the ``body``'s blocks (the score, each sentence wrapped) over
+    pages of the rows left, a sentence kept on one page where it fits one; the last ``lit``
+    body lines are a banner (the last block), which starts at once on the first page it
+    reaches. With several pages each first line also carries "n/N"."""
     def top(page_tag: str) -> list[str]:
         if len(head) + len(page_tag) + len(tag) + 2 > cols:
             page_tag = ""  # no room beside the head: the pages go unmarked
@@ -116,15 +135,18 @@ def pages(head: str, tag: str, pinned: list[str], body: list[str], lit: int, col
 
     fixed = top("")  # as many lines with a page number: it goes only where the head leaves room
     room = height - len(fixed)
-    if len(body) <= room:
-        return [(fixed + body, min(lit, len(body)))]
+    lines = [line for block in body for line in block]
+    if len(lines) <= room:
+        return [(fixed + lines, min(lit, len(lines)))]
     if room <= 0:  # the pinned part alone is a screenful: page everything, unmarked
-        fixed, body, room = [], fixed + body, height
-    chunks = [body[i:i + room] for i in range(0, len(body), room)]
-    first_lit = len(body) - lit
+        fixed, body, room = [], [fixed, *body], height
+    chunks = _split(body, room, 1 if lit else 0)
+    first_lit = sum(len(block) for block in body) - lit
     out: list[Page] = []
+    done = 0
     for k, chunk in enumerate(chunks):
-        lit_here = sum(1 for i in range(k * room, k * room + len(chunk)) if i >= first_lit)
+        lit_here = sum(1 for i in range(done, done + len(chunk)) if i >= first_lit)
+        done += len(chunk)
         out.append(((top(f"{k + 1}/{len(chunks)}") if fixed else []) + chunk, lit_here))
     return out
 
@@ -139,16 +161,16 @@ def _urgent(view: View, seat: int | None) -> list[str]:
     return []
 
 
-def _message(view: View, cols: int) -> tuple[list[str], int]:
-    """The body's last part: a banner, or the last call and event; with how many of its lines
-    are a banner."""
+def _message(view: View, cols: int) -> tuple[list[list[str]], int]:
+    """The body's last part, as blocks of wrapped lines: a banner, or the last call and the
+    last event; with how many of its lines are a banner."""
     if view.announcement:
         banner = wrap(view.announcement, cols)
-        return banner, len(banner)
-    lines = wrap(view.call.line(), cols) if view.call else []
+        return [banner], len(banner)
+    blocks = [wrap(view.call.line(), cols)] if view.call else []
     if view.last_event:
-        lines += wrap(view.last_event, cols)
-    return lines, 0
+        blocks.append(wrap(view.last_event, cols))
+    return blocks, 0
 
 
 def seat_pages(view: View, seat: int, cols: int = 21, height: int = 6) -> list[Page]:
@@ -161,10 +183,10 @@ def seat_pages(view: View, seat: int, cols: int = 21, height: int = 6) -> list[P
     head = f"{names[seat]}: " + ("your go" if mine else turn_words(st, view.entering, names, seat))
     acting = mine or st.is_chance and view.entering and view.selection  # anyone may enter it
     pinned = _urgent(view, seat) + ([s.strip() for s in view.selection if s.strip()] if acting else [])
-    body = score_rows(scores(st), cols)
+    body = [score_rows(scores(st), cols)]
     message, lit = _message(view, cols)
     if not lit and mine and (secret := st.private_text(seat)):  # the seat's own display: its hand
-        message = wrap(secret, cols)
+        message = [wrap(secret, cols)]
     return pages(head, view.clocks.get(seat, ""), pinned, body + message, lit, cols, height)
 
 
@@ -175,12 +197,12 @@ def table_pages(view: View, cols: int = 21, height: int = 6) -> list[Page]:
     names = short_names(st.players, max(cols // 2, 3))
     running = view.clocks.get(view.clock_running, "") if view.clock_running is not None else ""
     head = turn_words(st, view.entering, names)
-    body = score_rows(scores(st), cols)
+    body = [score_rows(scores(st), cols)]
     if st.is_over and st.result:
-        message, lit = wrap(st.result.text, cols), 0
+        message, lit = [wrap(st.result.text, cols)], 0
     elif view.panels_down and not view.announcement:
         down = ", ".join(f"{seat} {why}" for seat, why in view.panels_down.items())
-        message, lit = wrap(f"panel {down}", cols), 0
+        message, lit = [wrap(f"panel {down}", cols)], 0
     else:
         message, lit = _message(view, cols)
     turn = tagged(head, running, cols)

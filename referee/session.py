@@ -38,13 +38,13 @@ from engines.core import IllegalAction
 from engines.core.registry import game_class
 from engines.core.state import Action, Event, Game, State
 
-from .boards import PICTURES
+from .boards import picture_for
 from .controllers import ARROWS, ListController, controller_for
 from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal, JournalError
 from .screens import View, draw, seat_pages, table_pages
 from .timers import ChessClock, clock_seat, clock_text
-from .words import call, event_words
+from .words import DICE_SOURCE, call, told_events
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
@@ -96,6 +96,7 @@ class Session:
         self.view = View(self.game.title, self.state)
         self.pending: Action | None = None
         self.paged = False  # whether some display's screen has several pages now
+        self.pages = 1  # the most pages a display's screen has now
         self.drawn_at = 0.0
         self._lit: dict[int, str] = {}  # the turn LED mode last sent to each seat's panels
         self.clock_spent = [0.0] * len(row.players)
@@ -106,7 +107,8 @@ class Session:
                 self.clock_spent[running] += max(0.0, entry.t - last)
             last = entry.t
             try:
-                self._advance_state(self.game.parse(entry.notation))
+                self._advance_state(self.game.parse(entry.notation), None,
+                                    entry.source or DICE_SOURCE.get(dice, "dice"), entry.seat)
             except IllegalAction as exc:
                 raise JournalError(
                     f"game {row.id} of the journal does not replay at entry {entry.seq} "
@@ -147,8 +149,9 @@ class Session:
         v.state, v.call, v.page = new, call(before, action, source, seat), 0
         if not before.is_chance:  # a banner stays over the referee's roll that follows it
             v.announcement = ""
-        for e in events:
-            v.last_event = event_words(before, action, e)
+        v.last_event = ""  # an action without events of its own leaves no older one shown
+        for e, text in told_events(before, action, events):
+            v.last_event = text
             if e.kind == "foul" and v.call.by:  # who reported it, on the banner too
                 v.last_event += f" (by {v.call.by})"
             if e.kind in ANNOUNCE:
@@ -165,7 +168,8 @@ class Session:
         chance = before.is_chance
         external = action in self.state.external_actions()  # a timer rang
         outcome = self.state.apply(action)  # the engine's check, before anything is written
-        self.seq = self.journal.append(self.row.id, action.notation(), chance) + 1
+        self.seq = self.journal.append(self.row.id, action.notation(), chance,
+                                       source if chance else None, seat if chance else None) + 1
         events = self._advance_state(action, outcome, source, seat)
         if self.state.is_over:
             self.journal.finish(self.row.id, self.state.result.text if self.state.result else "over")
@@ -175,8 +179,8 @@ class Session:
         self.controller.reset(self.state)
         self._sync_selection()
         self.echo(self.view.call.line())
-        for e in events:
-            self.echo(f"  * {event_words(before, action, e)}")
+        for _, text in told_events(before, action, events):
+            self.echo(f"  * {text}")
         self.redraw()
         if self.view.announcement and self.table.buzzer:
             self.table.buzzer.sound("timer" if external else "announce")
@@ -411,18 +415,17 @@ class Session:
             self.clock.run(self.view.clock_running)
             self.view.clocks = self._clock_texts()
         self._indicate()
-        self.paged, self.drawn_at = False, time.monotonic()
-        picture = PICTURES.get(self.row.game)
+        self.paged, self.pages, self.drawn_at = False, 1, time.monotonic()
         for seat, device in self.table.all_displays():
             extra, text_px = None, device.width
-            if picture and device.width >= 128:
+            if picture := picture_for(self.row.game, device.width, device.height):
                 text_px = device.width - picture.width
                 mine = seat is not None and seat == self.state.to_move
                 cursor = getattr(self.controller, "cursor", None) if mine else None
                 extra = partial(picture.paint, state=self.state, x0=text_px + 2, cursor=cursor)
             w, h = text_px // CELL_W, device.height // CELL_H
             pages = table_pages(self.view, w, h) if seat is None else seat_pages(self.view, seat, w, h)
-            self.paged = self.paged or len(pages) > 1
+            self.paged, self.pages = self.paged or len(pages) > 1, max(self.pages, len(pages))
             lines, inv = pages[self.view.page % len(pages)]
             draw(device, lines, inv, text_px, extra)
 
@@ -430,6 +433,13 @@ class Session:
         """Show the next page of every display whose screen is longer than it (called when
         nothing happened for ``PAGE_SECONDS`` since the last drawing)."""
         if self.paged and time.monotonic() - self.drawn_at >= PAGE_SECONDS:
+            self.view.page += 1
+            self.redraw()
+
+    def show_every_page(self) -> None:
+        """Draw each further page of the screens now, one drawing a page: a recording (a GIF has
+        no clock) then shows the pages the table turns by itself while nobody acts."""
+        for _ in range(self.pages - 1):
             self.view.page += 1
             self.redraw()
 

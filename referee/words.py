@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from engines.core.state import Action, Event, State
 from engines.rocca.actions import Clear, Drop, Foul, Pass, Shoot, Stop, Timeout
+from engines.stoneball.notation import Move as StoneMove
 
 REFEREE = "referee"
 """The caller of an outcome the referee rolled or drew itself (virtual dice, a shuffled deck)."""
@@ -25,6 +26,9 @@ TIMER = "timer"
 """The caller of an action a timer applied (a chess clock ran out, a reversal)."""
 SOURCES = ("dice", "camera", "player")
 """Where a chance outcome came from, as the session knows it."""
+DICE_SOURCE = {"virtual": "dice", "camera": "camera", "panel": "player"}
+"""Who gave a chance outcome, by the table's dice mode: what a journal written before it kept
+the caller of each outcome is read with."""
 
 FOUL_WORDS = {
     "touched_gate": "touched a gate stone",
@@ -105,8 +109,9 @@ def call(before: State, action: Action, source: str = "dice", seat: int | None =
     "north: move c4 d5", "roll 4" by "referee"."""
     who = caller(before, action, source, seat)
     words = action_words(before, action)
-    subject = getattr(before, "name", None) if isinstance(action, Drop | Foul | Pass) else None
-    if subject:  # Rocca's outcomes happen to the shooter, whoever reports them
+    subject = (getattr(before, "name", None)
+               if isinstance(action, Drop | Foul | Pass | Shoot | Clear | Stop) else None)
+    if subject:  # Rocca's shots and their outcomes are the shooter's, whoever reports them
         return Call(f"{subject} {words}", "" if who == subject else who)
     if isinstance(action, Timeout):
         return Call(words, who)
@@ -121,6 +126,20 @@ def event_words(before: State, action: Action, event: Event) -> str:
     if event.kind == "foul" and isinstance(action, Foul):
         return f"{before.players[before.current]} {foul_words(action)}: foul"
     return event.text
+
+
+OWN_EVENT = {Drop: "drop", Shoot: "shot", Clear: "shot", Stop: "stop", StoneMove: "move"}
+"""Calls that say in full what their action did, and the kind of the engine's event that tells
+the same news again: Rocca's drop (what stayed and fell off), shot and stop; a plain Stoneball
+move ("Ben: b8c8"; a move that takes, carries or rams the Ball keeps its sentence)."""
+
+
+def told_events(before: State, action: Action, events: Sequence[Event]) -> list[tuple[Event, str]]:
+    """The events of ``action`` with their words as the table is told them after its call,
+    less the one that only tells the call again ("Ada drops 4 pieces: 4 stay on the board."
+    after "Ada dropped: 4 stayed, none fell off"): a 6-line display has no line to spare."""
+    again = OWN_EVENT.get(type(action))
+    return [(e, event_words(before, action, e)) for e in events if e.kind != again]
 
 
 def turn_words(state: State, entering: bool, names: Sequence[str] | None = None,

@@ -61,7 +61,9 @@ def data_option(name: str, load: Callable[[Any], T], path: str | None) -> T:
 class RollerballII(Game):
     id = "rollerball-ii"
     title = "Rollerball II"
-    rules_version = "rollerball-ii.txt"
+    rules_version = "first-draft"
+    """The edition each record names (the rules as their author headed them). Records written
+    before it name the rule text's file here; the label informs, replay does not read it."""
     Options = Options
     State = MatchState
     default_players = ("home", "visitors")

@@ -38,7 +38,9 @@ class Options:
 class Stoneball(Game):
     id = "stoneball"
     title = "Stoneball"
-    rules_version = "stoneball.txt"
+    rules_version = "first-edition"
+    """The edition each record names (the rules' only one; it carries no date). Records written
+    before it name the rule text's file here; the label informs, replay does not read it."""
     Options = Options
     State = StoneballState
     default_players = ("white", "black")

@@ -55,8 +55,9 @@ def play_game(game_id: str, out: Path, seed: int, max_actions: int, seconds: flo
         session.redraw()
         played = 0
         while (not session.state.is_over and played < max_actions
-               and time.monotonic() - started < seconds):
-            played += session.advance(limit=min(200, max_actions - played))
+               and time.monotonic() - started < seconds and session.advance(limit=1)):
+            played += 1
+            session.show_every_page()  # a long screen's later pages are frames of the GIF too
         final = session.state
         row = session.row.id
         actions = len(journal.actions(row))

@@ -118,12 +118,12 @@ const COLOURS = JSON.parse(document.body.dataset.colours);
 let drawn = null;
 function show(s) {
   const playing = s.phase === "play" || s.phase === "confirm";
-  const lines = playing ? [] : (s.screen || []);  // outside play: the panels' screen, its heading
-  $("title").textContent = (playing ? s.title : lines[0]) || "Tabletop Companion";
+  const room = playing ? null : (s.room || {});  // outside play: what the table is doing
+  $("title").textContent = (playing ? s.title : room.heading) || "Tabletop Companion";
   if (playing) {
     $("turn").textContent = s.phase === "confirm" ? "abandon this game? (asked on the panels)" : s.turn;
   } else {
-    $("turn").textContent = s.result || "";
+    $("turn").textContent = room.headline || "";
   }
   seats(playing ? (s.scores || []) : [], s.mover);
   const board = $("board");
@@ -137,7 +137,7 @@ function show(s) {
   }
   fill($("facts"), playing ? (s.facts || []) : []);
   const plain = playing && !s.has_board && !(s.facts || []).length;
-  $("screen").textContent = playing ? (plain ? s.board || "" : "") : lines.slice(1).join("\\n");
+  $("screen").textContent = playing ? (plain ? s.board || "" : "") : (room.lines || []).join("\\n");
   $("announcement").textContent = s.announcement || "";
   $("proposal").textContent = s.proposal ? "judge: " + s.proposal + "?" : "";
   fill($("calls"), (s.calls || []).slice().reverse());

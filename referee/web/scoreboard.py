@@ -54,10 +54,68 @@ def rollerball_ii_facts(j: dict[str, Any]) -> list[str]:
 FACTS = {"rocca": rocca_facts, "rollerball-ii": rollerball_ii_facts}
 
 
+CHOSEN = "\u25b6 "
+"""Marks the menu line the panels have highlighted, so the room follows the choosing."""
+
+
+def _menu(snap: dict[str, Any], words=lambda item: item) -> list[str]:
+    """The panels' menu as the room reads it: every choice, the highlighted one marked."""
+    return [f"{CHOSEN if i == snap.get('choice') else '   '}{words(item)}"
+            for i, item in enumerate(snap.get("menu") or [])]
+
+
+def _names(names: list[str]) -> str:
+    """ "ana", "ana and ben", "ana, ben and cy"."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def _player_count(item: str, seats: list[str]) -> str:
+    """A "3 players" menu line with the seats that would play ("3 players: ana, ben and cy")."""
+    return f"{item}: {_names(seats[:int(item.split()[0])])}"
+
+
+def _option(item: str) -> str:
+    """An options menu line in words: "start" says what it does, an option's id loses its
+    underscores ("edge_arrows: point" -> "edge arrows: point")."""
+    return "start the game" if item == "start" else item.replace("_", " ")
+
+
+def room(snap: dict[str, Any]) -> dict[str, Any]:
+    """What the table is doing outside a game, for a room screen: a ``heading``, a
+    ``headline`` in large letters, and ``lines`` below it. The panels show their menus with
+    key hints; the room is told what is being chosen and what the choices are."""
+    phase, title = snap.get("phase"), snap.get("title", "")
+    seats = snap.get("seats") or []
+    played = snap.get("games_tonight", 0)
+    tonight = f"{played} game{'s' if played != 1 else ''} played tonight"
+    if phase == "choose":
+        out = {"heading": "Game night", "headline": "Choosing a game",
+               "lines": ["The table is choosing what to play:", *_menu(snap)]}
+    elif phase == "players":
+        out = {"heading": title, "headline": f"{title}: how many players?",
+               "lines": ["The first seats round the table play:",
+                         *_menu(snap, lambda item: _player_count(item, seats))]}
+    elif phase == "options":
+        out = {"heading": title, "headline": f"{title} for {_names(snap.get('players') or [])}",
+               "lines": ["Setting the options, then the game starts:", *_menu(snap, _option)]}
+    elif phase == "results":
+        result = snap.get("result", "")
+        out = {"heading": f"{title} is over" if title else "Game night",
+               "headline": result or "The game is over",
+               "lines": [tonight, "Waiting for the next game: ok on any panel starts choosing."]}
+    else:  # attract
+        out = {"heading": "Tabletop Companion", "headline": "Game night: waiting for players",
+               "lines": [tonight, "Press ok on any panel to choose a game.",
+                         *(snap.get("notices") or [])]}
+    if snap.get("refusal"):
+        out["lines"].append(f"Not possible: {snap['refusal']}")
+    return out
+
+
 def view(snapshot: dict[str, Any]) -> dict[str, Any]:
     """The snapshot as the page reads it: ``state`` replaced by ``scores`` (name, value),
     ``mover`` (the seat to act, None at a roll), ``facts`` and ``has_board``; ``calls``
-    beside the raw ``log``."""
+    beside the raw ``log``; outside a game, ``room``: what the table is doing."""
     snap = dict(snapshot)
     state = snap.pop("state", None)
     snap["calls"] = plain_calls(snap.get("log") or [])
@@ -66,6 +124,8 @@ def view(snapshot: dict[str, Any]) -> dict[str, Any]:
     snap["scores"] = scores(state) if state is not None else []
     snap["mover"] = None if state is None or state.is_chance or state.is_over else state.to_move
     game = snap.get("game", "")
+    if snap.get("phase") not in ("play", "confirm"):
+        snap["room"] = room(snap)
     if state is not None:
         j = state.to_json()  # the readers take only what lies open on the table
         snap["facts"] = FACTS[game](j) if game in FACTS else []

@@ -24,7 +24,8 @@ PIG_TARGET = 6
 class KioskTable:
     """Panels post to one queue; ``pump`` is the night loop's body, run in the test's thread."""
 
-    def __init__(self, factory, journal_path, kiosk: KioskConfig | None = None, seed: int = 3):
+    def __init__(self, factory, journal_path, kiosk: KioskConfig | None = None, seed: int = 3,
+                 dice: str = "virtual"):
         self.factory = factory
         self.events: queue.Queue = queue.Queue()
         self.panels = [ButtonPanel(seat, pins, self.events.put, hold_time=HOLD, repeat_interval=1.0,
@@ -33,13 +34,14 @@ class KioskTable:
         self.journal_path = journal_path
         self.kiosk = kiosk or KioskConfig(games=("pig", "rocketball", "rocca"))
         self.seed = seed
+        self.dice = dice
         self.open()
 
     def open(self) -> None:
         """Start the kiosk (again, after a 'reboot'): the journal is all it remembers."""
         self.journal = Journal(self.journal_path)
         self.night = Night(self.journal, Table({k: [v] for k, v in self.displays.items()}), list(SEATS),
-                           self.kiosk, seed=self.seed, base_options={"target": PIG_TARGET},
+                           self.kiosk, dice=self.dice, seed=self.seed, base_options={"target": PIG_TARGET},
                            base_game="pig", post=self.events.put)
 
     def reboot(self) -> None:

@@ -61,7 +61,8 @@ def test_page_follows_the_night_from_attract_to_a_move(page, table):
     screen = BigScreen(lambda: t.night.published, t.events.put, port=0).start()
     try:
         page.goto(screen.url)
-        wait_text(page, "#screen", "press ok to play")
+        wait_text(page, "#turn", "Game night: waiting for players")
+        assert "Press ok on any panel to choose a game." in page.text_content("#screen")
         assert page.text_content("#title") == "Tabletop Companion"
         for _ in range(4):
             t.press("ana", "ok")
@@ -241,3 +242,38 @@ def test_games_without_a_grid_show_their_facts_big(page, game, fact):
         assert m["sh"] <= m["ih"] and m["sw"] <= m["iw"], m
     finally:
         screen.close()
+
+
+def test_between_games_the_room_is_told_what_the_table_is_doing(page, factory, tmp_path):
+    """Outside a game the panels show menus with key hints; the room screen says in words what
+    is going on (waiting, choosing a game, how many players and who, the options), with the
+    panels' highlighted choice marked, and fits the screen."""
+    t = KioskTable(factory, tmp_path / "night.sqlite", KioskConfig(games=("pig", "rocketball", "rocca")))
+    screen = BigScreen(lambda: t.night.published, t.events.put, port=0).start()
+    out = Path(os.environ.get("BIGSCREEN_SHOTS", tmp_path))
+    try:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(screen.url)
+        wait_text(page, "#turn", "waiting for players")
+        t.press("ana", "ok")
+        t.press("ana", "down")
+        wait_text(page, "#turn", "Choosing a game")
+        wait_text(page, "#screen", "\u25b6 Rocketball")
+        menu = page.text_content("#screen")
+        assert "Pig" in menu and "Rocca" in menu and "ok=" not in menu and ">" not in menu
+        page.screenshot(path=str(out / "bigscreen-choosing-1280x800.png"))
+        t.press("ana", "ok")
+        wait_text(page, "#turn", "Rocketball: how many players?")
+        wait_text(page, "#screen", "\u25b6 2 players: ana and ben")
+        t.press("ana", "ok")
+        wait_text(page, "#turn", "Rocketball for ana and ben")
+        wait_text(page, "#screen", "\u25b6 start the game")
+        assert "edge arrows: point" in page.text_content("#screen")
+        m = fits(page)
+        assert m["sh"] <= m["ih"] and m["sw"] <= m["iw"], m
+        page.screenshot(path=str(out / "bigscreen-options-1280x800.png"))
+        t.press("ana", "ok")
+        wait_text(page, "#turn", "to move")
+    finally:
+        screen.close()
+        t.close()

@@ -217,7 +217,8 @@ def test_a_game_that_cannot_be_resumed_is_abandoned_not_a_crash_loop(table):
     t = table
     start_pig(t)
     game = t.night.session.row.id
-    t.journal.db.execute("INSERT INTO entries VALUES (?, 999, 'action', 'fly away', 0, 0)", (game,))
+    t.journal.db.execute("INSERT INTO entries (game_id, seq, kind, notation, chance, t) "
+                         "VALUES (?, 999, 'action', 'fly away', 0, 0)", (game,))
     t.reboot()
     assert t.night.phase == "attract"
     assert t.journal.game(game).result == "abandoned"
@@ -227,3 +228,20 @@ def test_a_game_that_cannot_be_resumed_is_abandoned_not_a_crash_loop(table):
 def test_pig_target_comes_from_the_config(table):
     start_pig(table)
     assert table.night.session.game.options.target == PIG_TARGET
+
+
+def test_after_a_restart_the_last_calls_still_name_the_player_who_entered_a_roll(factory, tmp_path):
+    """With real dice the players enter each roll; the room must keep reading who entered it
+    ("by ben"), not "by a player", once the kiosk has restarted from its journal."""
+    t = KioskTable(factory, tmp_path / "night.sqlite", dice="panel")
+    try:
+        start_pig(t)
+        t.press("ben", "down")
+        t.press("ben", "ok")  # ben enters ana's die: a 2
+        assert "die 2 (by ben)" in t.night.log and t.screen(None)[3] == "die 2 (by ben)"
+        t.reboot()
+        assert t.night.phase == "play"
+        assert list(t.night.log) == ["die 2 (by ben)"]
+        assert t.screen(None)[3] == "die 2 (by ben)"
+    finally:
+        t.close()

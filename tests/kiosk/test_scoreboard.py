@@ -7,6 +7,8 @@ from engines.core.registry import game_class
 from referee.web.board_svg import board_svg
 from referee.web.scoreboard import plain_calls, view
 
+from .table import KioskTable
+
 
 def new(game: str):
     return game_class(game)({}).new(["ana", "ben"])
@@ -62,3 +64,32 @@ def test_rocca_facts_mark_the_shooter_and_count_the_pieces_in_play():
     assert v["facts"][-1].startswith("on the board 0, in hand ")
     assert "state" not in v and v["has_board"] is False
     assert v["scores"] == [("ana", "5"), ("ben", "5")]
+
+
+def test_between_games_the_room_reads_what_the_table_does_not_the_panels_keys(factory, tmp_path):
+    """A refused start is told to the room in words, the panels' key hints never; after a game
+    the room reads its result and that the next one starts from any panel."""
+    t = KioskTable(factory, tmp_path / "night.sqlite")
+    try:
+        t.press("ana", "ok")
+        t.press("ana", "down", 2)
+        t.press("ana", "ok")  # Rocca
+        t.press("ana", "ok")  # 1 player
+        room = view(t.night.published)["room"]
+        assert room["headline"] == "Rocca for ana"
+        t.press("ana", "ok")  # start: refused, Rocca alone needs its solitaire option
+        room = view(t.night.published)["room"]
+        assert room["lines"][-1].startswith("Not possible: Rocca needs 2 to 6 players")
+        assert not [line for line in room["lines"] if "ok=" in line or line.startswith(">")]
+        t.press("ana", "back")
+        t.press("ana", "back")
+        t.press("ana", "up", 2)
+        t.press("ana", "ok")  # Pig
+        t.press("ana", "ok")  # 2 players
+        t.press("ana", "ok")  # start
+        t.play_pig_by_holding()
+        room = view(t.night.published)["room"]
+        assert room["heading"] == "Pig is over" and "wins" in room["headline"]
+        assert room["lines"][0] == "1 game played tonight"
+    finally:
+        t.close()

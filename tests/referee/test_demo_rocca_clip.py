@@ -233,7 +233,7 @@ def test_a_call_of_a_shot_that_never_happened_is_overruled_and_changes_nothing(t
     referee.take(DROP)
     referee.take(shot(40, "foul", ["not_through"]))
     assert journaled(session, journal) == ["drop 4/0"]
-    assert session.state.phase == "choose" and "camera overruled: Ada: shoots" in every_page(session, 0)
+    assert session.state.phase == "choose" and "camera overruled: Ada shoots" in every_page(session, 0)
     assert lines[-1] == "  gate shot: judge 'shoot, foul not_through', which never happened: overruled"
     assert referee.tally["never happened"] == 1
 
@@ -261,4 +261,4 @@ def test_a_judge_call_that_is_the_truth_is_confirmed_with_yes(table):
     Referee(session, [DROP], lines, set()).take(DROP)
     assert journaled(session, journal) == ["drop 4/0"] and lines == [
         "  drop: judge 'drop 4/0', truth 'drop 4/0': confirmed"]
-    assert "Ada drops 4 pieces: 4" in every_page(session, None)
+    assert "Ada dropped: 4 stayed, none fell off (by camera)" in every_page(session, None)

@@ -17,7 +17,7 @@ import pytest
 from device.font import CELL_H, font
 from engines.core.bots import sample_chance
 from engines.core.registry import game_class, game_ids
-from referee.boards import PICTURES
+from referee.boards import picture_for
 from referee.journal import Journal
 from referee.screens import View, seat_pages, table_pages
 from referee.session import Session
@@ -32,16 +32,16 @@ def seat_counts(game_id: str) -> list[int]:
     return sorted({max(2, game.min_players), min(6, game.max_players)})
 
 
-def text_width(game_id: str, width: int) -> int:
-    picture = PICTURES.get(game_id)
-    return width - picture.width if picture and width >= 128 else width
+def text_width(game_id: str, width: int, height: int) -> int:
+    picture = picture_for(game_id, width, height)
+    return width - picture.width if picture else width
 
 
 def clipped(game_id: str, view: View, seats: int) -> list[str]:
     """Every line of every page of every screen that does not fit, with where it was."""
     bad = []
     for width, height in SIZES:
-        px = text_width(game_id, width)
+        px = text_width(game_id, width, height)
         cols, rows = px // 6, height // CELL_H
         screens = {"table": table_pages(view, cols, rows)}
         screens.update({f"seat {s}": seat_pages(view, s, cols, rows) for s in range(seats)})

@@ -11,10 +11,12 @@ from luma.core.device import dummy
 
 from device.displays import memory_display
 from device.font import read_lines
+from engines.core.registry import game_class
 from engines.rocca.actions import Drop, Foul, Shoot
 from referee.journal import Journal
-from referee.screens import score_rows, short_names
+from referee.screens import View, score_rows, short_names, table_pages
 from referee.session import PAGE_SECONDS, Session, Table
+from referee.words import Call
 
 SIX = ["Alexandra", "Alexander", "Ben", "Cleo", "Dev", "Esmeralda"]
 
@@ -125,3 +127,48 @@ def test_a_long_message_continues_on_a_next_page_instead_of_being_cut(tmp_path):
     assert len(pages) > 1 and all(p[1] == "/" for p in pages)
     text = " ".join(line for lines in seen for line in lines[2:])
     assert "Splash: 1 piece fell off, set aside for the others at the end of the turn" in text
+
+
+def test_a_sentence_that_fits_a_page_is_not_broken_across_two():
+    """The table display of a 128x64 OLED beside Rocketball's board: the score, the roll and what
+    the ball did are three sentences; one that does not fit the rest of a page starts the next
+    page whole, so a player never reads "the rocketball" on one page and "moves 2" on the next."""
+    state = game_class("rocketball")({}).new(["north", "south"])
+    view = View("Rocketball", state, call=Call("roll 4", "referee"),
+                last_event="the rocketball hits the E wall on g6 and turns N")
+    shown = table_pages(view, cols=15, height=6)
+    assert len(shown) == 2
+    first, second = (lines for lines, _ in shown)
+    assert first[2:] == ["north 0 south 0", "roll 4 (by", "referee)"]
+    assert second[2:] == ["the rocketball", "hits the E wall", "on g6 and turns", "N"]
+
+
+def test_a_rocca_call_is_told_once_not_echoed_by_its_event(tmp_path):
+    """Rocca, "Dropping pieces" and "Shooting pieces": the shooter drops, then shoots. The table
+    reads each once ("Ada dropped: 3 stayed, 1 fell off", "Ada shoots"), not again as the
+    engine's event ("Ada drops 4 pieces: 3 stay on the board.", "Ada shoots."); news the call
+    does not hold (a splash) is still told; the session's echo (``run --sim``) likewise."""
+    table = Frames(128, 64)
+    told: list[str] = []
+    s = Session.open(Journal(tmp_path / "j.sqlite"), "rocca", players=["Ada", "Ben"], seed=1,
+                     dice="panel", table=Table({None: [table]}), echo=told.append)
+    s.accept(Drop(s.state.hand - 1, 1), "player", 1)
+    assert told[-2:] == ["Ada dropped: 3 stayed, 1 fell off (by Ben)",
+                         "  * Splash: 1 piece fell off, set aside for the others at the end of "
+                         "the turn (not a foul)."]
+    s.accept(Shoot())
+    lines = read_lines(table.image)
+    assert lines.count("Ada shoots") == 1 and "Ada shoots." not in lines
+    assert s.view.last_event == "" and told[-1] == "Ada shoots"
+
+
+def test_a_plain_stoneball_move_is_told_once_and_a_taking_move_keeps_its_sentence(tmp_path):
+    """Stoneball, "Movement": a piece moves one or two fields; moving onto the Ball takes it.
+    The call ("white: c2c3") already says a plain move; taking the Ball is news of its own."""
+    s = Session.open(Journal(tmp_path / "j.sqlite"), "stoneball", players=["white", "black"])
+    s.accept(s.game.parse("c2c3"))
+    assert s.view.call.line() == "white: c2c3" and s.view.last_event == ""
+    for notation in ("c8c7", "c3c4", "c7c6"):
+        s.accept(s.game.parse(notation))
+    s.accept(s.game.parse("c4d5"))  # onto the Ball on d5
+    assert s.view.last_event == "White takes the Ball on d5"

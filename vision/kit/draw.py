@@ -45,6 +45,12 @@ def _font(height_px: float) -> tuple[float, int]:
     return scale, max(1, int(round(scale * 2)))
 
 
+def text_width_mm(text: str, height_mm: float, s: float = 300 / 25.4) -> float:
+    """How wide `text` prints at `height_mm` (at `s` px/mm; the width scales with it)."""
+    scale, thick = _font(height_mm * s)
+    return cv2.getTextSize(text, _FONT, scale, thick)[0][0] / s
+
+
 @lru_cache(maxsize=256)
 def _ink_box(text: str, scale: float, thick: int) -> tuple[int, int, int, int]:
     """The inked pixels of `text` as (x0, y0, x1, y1), relative to putText's origin: the
@@ -96,6 +102,13 @@ class Painter:
         x, y = self.px(*c)
         cv2.putText(self.img, s, (x - tw // 2, y + th // 2), _FONT, scale, colour, thick,
                     cv2.LINE_AA)
+
+    def text_left(self, s: str, baseline, height_mm: float, colour=INK) -> float:
+        """Text starting at ``baseline`` (its left end on the line the letters stand on), about
+        `height_mm` tall; returns its width in mm."""
+        scale, thick = _font(height_mm * self.s)
+        cv2.putText(self.img, s, self.px(*baseline), _FONT, scale, colour, thick, cv2.LINE_AA)
+        return cv2.getTextSize(s, _FONT, scale, thick)[0][0] / self.s
 
     def label(self, lab: g.Label, colour=INK):
         """A coordinate, its ink beside `lab.anchor` on the far side from the board. File

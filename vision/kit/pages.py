@@ -15,6 +15,7 @@ from PIL import Image
 
 from . import geometry as g
 from .draw import Painter, board_image, card_image, token_image
+from .legend import Section, legend_page
 from .tokens import CARD_TAIL, TOKEN_MM, tokens_for
 
 DPI = 300
@@ -106,6 +107,17 @@ def rocca_marker_page(paper: str) -> np.ndarray:
         p.text("centre on the board corner", (cx, cy + side / 2 + 20), 2.5)
         p.text("this edge toward North", (cx, cy - side / 2 - 11), 2.5)
     _footer(p, paper, "rocca corner markers")
+    return p.img
+
+
+def legend_sheet(paper: str, title: str, sections: list[Section]) -> np.ndarray:
+    """The one-page legend (see ``legend``) on ``paper``, with the ruler footer of every page."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {', '.join(PAPERS)}, got {paper!r}")
+    w, h = PAPERS[paper]
+    p = _blank(paper)
+    legend_page(p, title, sections, (MARGIN_MM, MARGIN_MM, w - 2 * MARGIN_MM, h - 2 * MARGIN_MM - 8.0))
+    _footer(p, paper, "legend")
     return p.img
 
 
