@@ -24,8 +24,6 @@ CAMERA = "camera"
 """The caller of an outcome the camera read (a die in the tray, the Rocca judge's verdict)."""
 TIMER = "timer"
 """The caller of an action a timer applied (a chess clock ran out, a reversal)."""
-SOURCES = ("dice", "camera", "player")
-"""Where a chance outcome came from, as the session knows it."""
 DICE_SOURCE = {"virtual": "dice", "camera": "camera", "panel": "player"}
 """Who gave a chance outcome, by the table's dice mode: what a journal written before it kept
 the caller of each outcome is read with."""
