@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from .board import Board
+from .dice_cube import bright_tops, candidates, colour_parts, read_cube, read_face
 
 PX_PER_MM = 6.0
 DEFAULT_TRAY_GAP_MM = 25.0
@@ -65,11 +66,13 @@ def tray_view(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
 
 
 def _die_mask(view: np.ndarray) -> np.ndarray:
-    """Pixels unlike the tray cloth (its median colour), cleaned of specks."""
+    """Pixels unlike the tray cloth (its median colour), cleaned of specks. Lightness counts
+    half as much as colour: a die's side face in shade stays a die, the cloth in a die's
+    shadow stays cloth."""
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
     cloth = np.median(lab.reshape(-1, 3), axis=0)
-    dist = np.linalg.norm(lab - cloth, axis=2)
-    mask = (dist > 45).astype(np.uint8) * 255
+    dist = np.linalg.norm((lab - cloth) * (0.5, 1.0, 1.0), axis=2)
+    mask = (dist > 26).astype(np.uint8) * 255
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k)
 
@@ -255,31 +258,64 @@ def _right_angled(quad: np.ndarray) -> bool:
     return True
 
 
-def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float) -> tuple[str, int | None, str, float]:
-    (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
-    aspect = max(rw, rh) / max(min(rw, rh), 1.0)
-    approx = cv2.approxPolyDP(contour, 0.06 * cv2.arcLength(contour, True), True).reshape(-1, 2)
-    if len(approx) == 4 and _right_angled(approx):
-        if aspect > 1.2 or max(rw, rh) > 1.25 * D6_MM * s:
-            return "d6", None, "cocked", 0.9
-        n, conf = _pips(view, blob, s)
-        if 1 <= n <= 6:
-            return "d6", n, "ok", conf
-        return "d6", None, "unreadable", 0.0
-    centre = approx.mean(axis=0)
+def _d4_outline(approx: np.ndarray) -> np.ndarray | None:
+    """The base triangle of a d4's outline: the outline itself when it is a triangle; of a
+    four-cornered one (the top vertex seen outside the base), the three corners that make the
+    most equilateral triangle. None when neither looks like a tetrahedron's base."""
     if len(approx) == 3:
+        return approx.astype(np.float64)
+    if len(approx) != 4:
+        return None
+    best, best_spread = None, np.inf
+    for drop in range(4):
+        tri = np.delete(approx, drop, axis=0).astype(np.float64)
+        sides = np.linalg.norm(tri - np.roll(tri, 1, axis=0), axis=1)
+        spread = float(np.std(sides) / np.mean(sides))
+        if spread < best_spread:
+            best, best_spread = tri, spread
+    return best if best_spread < 0.12 else None
+
+
+def _read_cube(view: np.ndarray, blob: np.ndarray, cube) -> tuple[int | None, str, float]:
+    value, conf = read_cube(view, blob, cube)
+    return value, "ok" if value else "unreadable", conf
+
+
+def _read_top(view: np.ndarray, blob: np.ndarray, top) -> tuple[int | None, str, float]:
+    face = read_face(view, blob, top)
+    return face.value, "ok" if face.value else "unreadable", face.confidence
+
+
+def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float) -> list[tuple[str, int | None, str, float, np.ndarray]]:
+    """The die or dice (two pressed together) in one outline: kind, value, status,
+    confidence, centre in view pixels."""
+    m = cv2.moments(contour)
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    approx = cv2.approxPolyDP(contour, 0.06 * cv2.arcLength(contour, True), True).reshape(-1, 2)
+    cube = candidates(contour, view.shape, s)
+    if cube is not None and cube.fit >= 0.95 and cube.shift <= 0.45:
+        return [("d6", *_read_cube(view, blob, cube), centre)]
+    parts = [candidates(c, view.shape, s) for c in colour_parts(view, blob)]
+    if len(parts) == 2 and all(parts):  # two dice of different colours pressed together
+        return [("d6", *_read_cube(view, blob, p), np.mean([t.centre for t in p.tops], axis=0)) for p in parts]
+    tops = bright_tops(view, blob, s)
+    if len(tops) >= 2:  # dice pressed together
+        return [("d6", *_read_top(view, blob, top), top.centre) for top in tops]
+    if cube is not None:
+        return [("d6", *_read_cube(view, blob, cube), centre)]
+    tri = _d4_outline(approx)
+    if tri is not None:
         ink = _ink(view, blob)
-        ups = [float(np.degrees(np.arctan2(p[0] - centre[0], -(p[1] - centre[1])))) for p in approx]
+        ups = [_heading(tri.mean(axis=0), p) for p in tri]
         middle = _big_number(ink, ups, "1234", s)
-        apex = _apex_number(ink, approx.astype(np.float64), s)
+        apex = _apex_number(ink, tri, s)
         value, conf, _ = max(middle, apex, key=lambda r: (r[1], r[2]))
-        return "d4", value, "ok" if value else "unreadable", conf
-    if len(approx) == 4:
+        return [("d4", value, "ok" if value else "unreadable", conf, centre)]
+    if len(approx) == 4 and not _right_angled(approx):
         far = approx[int(np.argmax(np.linalg.norm(approx - centre, axis=1)))]
-        up = float(np.degrees(np.arctan2(far[0] - centre[0], -(far[1] - centre[1]))))
-        value, conf = _numeral(view, blob, [up], "0123456789", s)
-        return "d10", value, "ok" if value else "unreadable", conf
-    return "?", None, "cocked", 0.5
+        value, conf = _numeral(view, blob, [_heading(centre, far)], "0123456789", s)
+        return [("d10", value, "ok" if value else "unreadable", conf, centre)]
+    return [("d6" if len(approx) == 4 else "?", None, "cocked", 0.5, centre)]
 
 
 def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, float] | None = None,
@@ -295,11 +331,11 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
             continue
         blob = np.zeros(view.shape[:2], np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
-        m = cv2.moments(contour)
-        cx, cy = m["m10"] / m["m00"] / s + tray[0], m["m01"] / m["m00"] / s + tray[1]
-        if area > 700.0:
-            out.append(DieReading("?", None, "unreadable", 0.0, (float(cx), float(cy))))
+        if area > 1200.0:
+            m = cv2.moments(contour)
+            out.append(DieReading("?", None, "unreadable", 0.0, (m["m10"] / m["m00"] / s + tray[0],
+                                                                 m["m01"] / m["m00"] / s + tray[1])))
             continue
-        kind, value, status, conf = _read_blob(view, blob, contour, s)
-        out.append(DieReading(kind, value, status, conf, (float(cx), float(cy))))
+        for kind, value, status, conf, at in _read_blob(view, blob, contour, s):
+            out.append(DieReading(kind, value, status, conf, (float(at[0] / s + tray[0]), float(at[1] / s + tray[1]))))
     return sorted(out, key=lambda d: (round(d.centre_mm[0] / 20), d.centre_mm[1]))

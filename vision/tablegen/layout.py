@@ -133,7 +133,8 @@ def random_dice(rng: np.random.Generator, origin: tuple[float, float], kinds: tu
     `view` (see VIEWS) draws the d6 and d4 as solids seen from that camera (None: flat);
     then `touching_rate` of the d6 get a second d6 pressed against one of their faces."""
     ox, oy = origin
-    box = (ox + 15, oy + 15, ox + TRAY_MM[0] - 15, oy + TRAY_MM[1] - 15)
+    margin = 30 if touching_rate else 15  # room for a second die pressed against the first
+    box = (ox + margin, oy + margin, ox + TRAY_MM[0] - margin, oy + TRAY_MM[1] - margin)
     eye = _eye(rng, origin, view) if view else None
     dice: list[DieTruth] = []
     for centre in _spread(rng, count, box, 30.0 if not touching_rate else 45.0):
