@@ -19,6 +19,7 @@ import numpy as np
 
 from .board import Board
 from .dice_cube import bright_tops, candidates, colour_parts, read_cube, read_face
+from .dice_tetra import read_tetrahedron
 
 PX_PER_MM = 6.0
 DEFAULT_TRAY_GAP_MM = 25.0
@@ -286,7 +287,8 @@ def _read_top(view: np.ndarray, blob: np.ndarray, top) -> tuple[int | None, str,
     return face.value, "ok" if face.value else "unreadable", face.confidence
 
 
-def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float) -> list[tuple[str, int | None, str, float, np.ndarray]]:
+def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float,
+               d4_style: str) -> list[tuple[str, int | None, str, float, np.ndarray]]:
     """The die or dice (two pressed together) in one outline: kind, value, status,
     confidence, centre in view pixels."""
     m = cv2.moments(contour)
@@ -303,13 +305,13 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
         return [("d6", *_read_top(view, blob, top), top.centre) for top in tops]
     if cube is not None:
         return [("d6", *_read_cube(view, blob, cube), centre)]
-    tri = _d4_outline(approx)
-    if tri is not None:
-        ink = _ink(view, blob)
-        ups = [_heading(tri.mean(axis=0), p) for p in tri]
-        middle = _big_number(ink, ups, "1234", s)
-        apex = _apex_number(ink, tri, s)
-        value, conf, _ = max(middle, apex, key=lambda r: (r[1], r[2]))
+    if d4_style == "middle" and len(approx) == 3:  # a truncated d4: one number on its top
+        ups = [_heading(centre, p) for p in approx]
+        value, conf, _ = _big_number(_ink(view, blob), ups, "1234", s)
+        return [("d4", value, "ok" if value else "unreadable", conf, centre)]
+    tetra = read_tetrahedron(view, approx, d4_style) if d4_style != "middle" else None
+    if tetra is not None:
+        value, conf, _ = tetra
         return [("d4", value, "ok" if value else "unreadable", conf, centre)]
     if len(approx) == 4 and not _right_angled(approx):
         far = approx[int(np.argmax(np.linalg.norm(approx - centre, axis=1)))]
@@ -319,8 +321,11 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
 
 
 def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, float] | None = None,
-              s: float = PX_PER_MM) -> list[DieReading]:
-    """Every die in the tray, West to East then North to South."""
+              s: float = PX_PER_MM, d4_style: str = "apex") -> list[DieReading]:
+    """Every die in the tray, West to East then North to South. `d4_style` is how the
+    table's d4 print their numbers: "apex" (the rolled value near the top vertex on every
+    face), "edges" (along every face's bottom edge; see vision.dice_tetra) or "middle" (a
+    truncated d4: one number in the middle of its top)."""
     tray = tray or default_tray(board.size_mm)
     view = tray_view(frame, board, tray, s)
     contours, _ = cv2.findContours(_die_mask(view), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -336,6 +341,6 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
             out.append(DieReading("?", None, "unreadable", 0.0, (m["m10"] / m["m00"] / s + tray[0],
                                                                  m["m01"] / m["m00"] / s + tray[1])))
             continue
-        for kind, value, status, conf, at in _read_blob(view, blob, contour, s):
+        for kind, value, status, conf, at in _read_blob(view, blob, contour, s, d4_style):
             out.append(DieReading(kind, value, status, conf, (float(at[0] / s + tray[0]), float(at[1] / s + tray[1]))))
     return sorted(out, key=lambda d: (round(d.centre_mm[0] / 20), d.centre_mm[1]))

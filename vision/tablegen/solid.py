@@ -29,8 +29,9 @@ PIPS = {
     5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
     6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
-D4_DIGIT = 0.2
-"""A d4 digit's height as a fraction of the edge."""
+D4_DIGIT, D4_INSET = 0.17, 0.45
+"""A d4 digit's height as a fraction of the edge, and how far its centre sits from its
+corner (or edge) toward the face's middle, as a fraction of that distance."""
 
 
 def project(p: np.ndarray, eye: np.ndarray) -> np.ndarray:
@@ -204,15 +205,15 @@ def paint_tetrahedron(img: np.ndarray, origin, s: float, centre, edge_mm: float,
             continue
         tex = _face_texture(side_px, tri, body, look.shade(normal), 0.04 * side_px)
         if style == "apex":
-            for corner, text in ((tri[0], value), (tri[1], others[i]), (tri[2], others[(i + 1) % 3])):
-                _digit(tex, str(text), corner + 0.3 * (centroid - corner), _heading(centroid, corner),
+            for corner, text in ((tri[0], value), (tri[1], others[(i + 1) % 3]), (tri[2], others[i])):
+                _digit(tex, str(text), corner + D4_INSET * (centroid - corner), _heading(centroid, corner),
                        D4_DIGIT * side_px, ink)
         else:
             # the face beyond the bottom edge is the one on the table: the rolled value
-            for k, text in ((0, value), (1, others[i]), (2, others[(i + 1) % 3])):
+            for k, text in ((0, value), (1, others[(i + 1) % 3]), (2, others[i])):
                 edge_mid = (tri[(k + 1) % 3] + tri[(k + 2) % 3]) / 2
-                _digit(tex, str(text), edge_mid + 0.3 * (centroid - edge_mid), _heading(edge_mid, centroid),
+                _digit(tex, str(text), edge_mid + D4_INSET * (centroid - edge_mid), _heading(edge_mid, centroid),
                        D4_DIGIT * side_px, ink)
-        world = np.array([apex, a, b, (apex + a + b) / 3])  # seen from outside, a is on the right
+        world = np.array([apex, b, a, (apex + a + b) / 3])  # seen from outside, b is on the right
         pts = np.float32([*tri, centroid])
         _paste_face(img, origin, s, tex, pts, world, eye)
