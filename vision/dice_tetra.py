@@ -27,6 +27,10 @@ sits from their corner (or edge) toward the face's middle, as a share of that di
 FACE_PX = 96
 """The unfolded face's edge in pixels."""
 STYLES = ("apex", "edges")
+BEYOND = 0.36
+"""How far beyond its base's edge a d4's top vertex can appear, as a share of the edge: a
+regular tetrahedron's top is 0.82 edges up, its base's inradius 0.29 edges, so at 37 degrees
+off axis (the most the d6 reader accepts too) it shows 0.82 * tan 37 - 0.29 = 0.33 out."""
 
 
 def base_and_apex(approx: np.ndarray, grey: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]] | None:
@@ -47,6 +51,10 @@ def base_and_apex(approx: np.ndarray, grey: np.ndarray) -> tuple[np.ndarray, lis
         if best[0] > 0.12:
             return None
         _, base, outside = best
+        side = float(np.mean(np.linalg.norm(base - np.roll(base, 1, axis=0), axis=1)))
+        beyond = min(abs(_side(base[i], base[(i + 1) % 3], outside)) / side for i in range(3))
+        if beyond > BEYOND * side:
+            return None  # farther out than a d4's top vertex gets (a d10's kite)
         # a corner of the outline a little off the base may be a rounded corner, not the top
         apex = [outside]
     else:
@@ -175,16 +183,17 @@ def _face_rim() -> np.ndarray:
     return (mask > 0) & (cv2.erode(mask, np.ones((5, 5), np.uint8)) == 0)
 
 
-def read_number(face: np.ndarray, style: str) -> tuple[int | None, float]:
-    """The digit at the style's spot of a turned face: the best template and its lead over
-    the runner-up. The ink is what differs most from the face's own tone around it (dark or
+def read_number(face: np.ndarray, style: str) -> dict[int, float]:
+    """How well each digit matches the ink at the style's spot of a turned face (all 0 when
+    there is no ink there). The ink is what differs most from the face's own tone around it (dark or
     light), on the face only; the ink near the spot is the digit."""
     size = int(0.4 * FACE_PX)
     own = _face_mask() > 0
     tone = cv2.medianBlur(face, 15).astype(np.float32)  # the face's own tone, shading and all
     away = np.where(own, np.abs(face.astype(np.float32) - tone), 0.0)
+    nothing = dict.fromkeys((1, 2, 3, 4), 0.0)
     if away.max() < 25:
-        return None, 0.0
+        return nothing
     _, ink = cv2.threshold(np.clip(away, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     ink[away < 20] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink)
@@ -193,13 +202,10 @@ def read_number(face: np.ndarray, style: str) -> tuple[int | None, float]:
     keep = [i for i in range(1, n) if i not in rim and stats[i, cv2.CC_STAT_AREA] >= 4
             and np.hypot(*(stats[i, :2] + stats[i, 2:4] / 2 - spot)) < 0.3 * size]
     if not keep:
-        return None, 0.0
+        return nothing
     glyph = np.isin(labels, keep).astype(np.uint8) * 255
     glyph = cv2.GaussianBlur(_centred(glyph, size), (0, 0), 1.2)
-    scores = {v: float(cv2.matchTemplate(glyph, t, cv2.TM_CCOEFF_NORMED)[0, 0]) for v, t in _templates().items()}
-    ranked = sorted(scores, key=scores.get, reverse=True)
-    lead = scores[ranked[0]] - scores[ranked[1]]
-    return ranked[0], float(np.clip(lead * 4, 0.0, 1.0)) * float(scores[ranked[0]] > 0.5)
+    return {v: float(cv2.matchTemplate(glyph, t, cv2.TM_CCOEFF_NORMED)[0, 0]) for v, t in _templates().items()}
 
 
 def read_tetrahedron(view: np.ndarray, approx: np.ndarray,
@@ -217,18 +223,29 @@ def read_tetrahedron(view: np.ndarray, approx: np.ndarray,
 
 
 def _read_faces(unfolded: list[np.ndarray], style: str) -> tuple[int | None, float, float]:
-    """The value the unfolded faces agree on, how sure (see read_tetrahedron) and how well
-    the faces' numbers matched (to rank candidate top vertices)."""
+    """The value the unfolded faces agree on, how sure, and its mean match (to rank candidate
+    top vertices). The value is the digit that matches best at the style's spot over all
+    faces; sure by its lead over the runner-up, halved when a face's own best digit differs,
+    and a quarter of that when another spot of the faces reads it (it cannot be both the
+    rolled value and another corner's or edge's)."""
     if not unfolded:
         return None, 0.0, 0.0
-    values, sure, others = [], [], []
+    total = dict.fromkeys((1, 2, 3, 4), 0.0)
+    bests, others = [], []
     for face in unfolded:
-        value, conf = read_number(face, style)
-        values.append(value)
-        sure.append(conf)
-        others += [read_number(_turned(face, k), style)[0] for k in (1, 2)]
-    value = max(set(values), key=values.count)
-    agree = sum(c for v, c in zip(values, sure, strict=True) if v == value)
-    if value is None or any(v != value for v in values) or value in others:
-        return value, 0.0, agree
-    return value, min(sure), agree
+        scores = read_number(face, style)
+        bests.append(max(scores, key=scores.get) if max(scores.values()) > 0 else None)
+        for v, score in scores.items():
+            total[v] += score / len(unfolded)
+        for k in (1, 2):
+            turned = read_number(_turned(face, k), style)
+            if max(turned.values()) > 0.5:
+                others.append(max(turned, key=turned.get))
+    ranked = sorted(total, key=total.get, reverse=True)
+    value = ranked[0]
+    if total[value] < 0.5:
+        return None, 0.0, total[value]
+    sure = float(np.clip((total[value] - total[ranked[1]]) * 4, 0.0, 1.0))
+    sure *= 1.0 if all(b == value for b in bests) else 0.5
+    sure *= 0.25 if value in others else 1.0
+    return value, sure, total[value]

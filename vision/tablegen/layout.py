@@ -16,9 +16,10 @@ from vision.kit.tokens import CARD_TAIL, Token, tokens_for
 from .dice import COLOURED
 
 DIE_KINDS = ("d6", "d4", "d10")
-D4_LOOKS = (((90, 170, 60), (250, 250, 250)), ((225, 225, 225), (25, 25, 25)), ((30, 30, 30), (240, 240, 240)),
+D4_LOOKS = (((225, 225, 225), (25, 25, 25)), ((30, 30, 30), (240, 240, 240)),
             ((40, 40, 180), (245, 245, 245)), ((160, 70, 25), (245, 245, 245)))
-"""Solid d4 bodies and their ink (BGR): green, white, black, red, blue."""
+"""Solid d4 bodies and their ink (BGR): white, black, red, blue (the first is the default;
+none is the tray cloth's green, which no camera tells from the cloth)."""
 VIEWS = ("straight", "side")
 """Where the camera is for solid dice: straight over the tray (550-800 mm up), or over the
 board with the tray at the side, the tray's middle 5-30 degrees off its axis."""
@@ -49,20 +50,22 @@ class DieTruth:
     centre_mm: tuple[float, float]
     angle_deg: float
     cocked: bool = False
-    d4_numbers: str = "corners"
-    """How a d4 shows its value: "corners", as most real d4 (every face carries a number at
-    each corner; the rolled one is at the top vertex, so seen from above it appears three
-    times around the middle, each copy's top toward the vertex), or "middle" (one number
-    in the middle of the top face, as a truncated d4 does)."""
+    d4_numbers: str = "apex"
+    """How a d4 shows its value: "apex", as most real d4 (every face carries a number at each
+    corner; the rolled one is at the top vertex, so seen from above it appears three times
+    around it, each copy's top toward the vertex), "edges" (every face carries the number of
+    the face beyond each edge: the rolled one along each bottom edge), or "middle" (one
+    number in the middle of the top face, as a truncated d4 does; drawn flat)."""
     body_bgr: tuple[int, int, int] | None = None
     """A d6's body colour; None for the kit's ivory die with dark pips. A coloured body carries
     white pips (as most red, blue or green dice do). A solid d4's body (its ink: see
     `solid_d4_ink`)."""
     eye_mm: tuple[float, float, float] | None = None
     """The camera's centre (x, y, height in table mm) for a die drawn as a solid (a d6 cube or
-    a d4 tetrahedron under perspective, vision.tablegen.solid); None: drawn flat from above."""
-    edge_mm: float = 16.0
-    """A solid die's edge."""
+    a d4 tetrahedron under perspective, vision.tablegen.solid); None: a camera 600 mm straight
+    above the die. A d10 and a truncated d4 are drawn flat."""
+    edge_mm: float | None = None
+    """A solid die's edge (None: 16 mm for a d6, 19 mm for a d4)."""
     lean_deg: float = 0.0
     """A cocked solid d6 leans this far on something."""
 
@@ -110,8 +113,13 @@ def _spread(rng: np.random.Generator, n: int, box: tuple[float, float, float, fl
 
 
 def solid_d4_ink(body: tuple[int, int, int] | None) -> tuple[int, int, int]:
-    """The ink of a solid d4 of this body (white unless listed otherwise in D4_LOOKS)."""
-    return next((ink for b, ink in D4_LOOKS if b == body), (250, 250, 250))
+    """The ink of a solid d4 of this body (see `solid_d4_body`; white unless D4_LOOKS says)."""
+    return next((ink for b, ink in D4_LOOKS if b == solid_d4_body(body)), (250, 250, 250))
+
+
+def solid_d4_body(body: tuple[int, int, int] | None) -> tuple[int, int, int]:
+    """A solid d4's body: its own, or the default look's."""
+    return body or D4_LOOKS[0][0]
 
 
 def _eye(rng: np.random.Generator, origin: tuple[float, float], view: str) -> tuple[float, float, float]:
@@ -128,7 +136,7 @@ def _eye(rng: np.random.Generator, origin: tuple[float, float], view: str) -> tu
 def random_dice(rng: np.random.Generator, origin: tuple[float, float], kinds: tuple[str, ...],
                 count: int, cocked_rate: float = 0.0, white_pips_rate: float = 0.0,
                 view: str | None = None, touching_rate: float = 0.0,
-                d4_style: str = "corners") -> tuple[DieTruth, ...]:
+                d4_style: str = "apex") -> tuple[DieTruth, ...]:
     """Dice spread over the tray; `white_pips_rate` of the d6 are coloured with white pips.
     `view` (see VIEWS) draws the d6 and d4 as solids seen from that camera (None: flat);
     then `touching_rate` of the d6 get a second d6 pressed against one of their faces."""

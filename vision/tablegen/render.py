@@ -14,8 +14,8 @@ import numpy as np
 
 from vision.kit.draw import Painter, board_image, token_image
 
-from .dice import IVORY, PIP, WHITE_PIP, paint_d6, paint_numbered
-from .layout import TRAY_GAP_MM, TRAY_MM, DieTruth, Scene, solid_d4_ink
+from .dice import IVORY, PIP, WHITE_PIP, paint_numbered
+from .layout import TRAY_GAP_MM, TRAY_MM, DieTruth, Scene, solid_d4_body, solid_d4_ink
 from .solid import Look, paint_cube, paint_tetrahedron
 
 TOP_PX_PER_MM = 5.0
@@ -90,12 +90,10 @@ def top_down(scene: Scene, s: float = TOP_PX_PER_MM) -> tuple[np.ndarray, tuple[
         look = Look(rng)
         # solid dice farthest from the camera first, so nearer ones hide them
         for die in sorted(scene.dice, key=lambda d: -np.hypot(*np.subtract(d.centre_mm, (d.eye_mm or d.centre_mm)[:2]))):
-            if die.eye_mm is not None:
+            if die.kind == "d6" or (die.kind == "d4" and die.d4_numbers != "middle"):
                 _paint_solid(img, origin, s, die, look, rng)
-            elif die.kind == "d6":
-                paint_d6(p, die.centre_mm, die.value, die.angle_deg, die.cocked, rng, die.body_bgr)
             else:
-                paint_numbered(p, die.centre_mm, die.kind, int(die.value), die.angle_deg, die.d4_numbers)
+                paint_numbered(p, die.centre_mm, die.kind, int(die.value), die.angle_deg)
     if scene.hand is not None:
         hand = scene.hand
         width = max(1, int(hand.width_mm * s))
@@ -105,13 +103,14 @@ def top_down(scene: Scene, s: float = TOP_PX_PER_MM) -> tuple[np.ndarray, tuple[
 
 
 def _paint_solid(img: np.ndarray, origin, s: float, die: DieTruth, look: Look, rng: np.random.Generator) -> None:
+    eye = die.eye_mm or (*die.centre_mm, 600.0)
     if die.kind == "d6":
-        paint_cube(img, origin, s, die.centre_mm, die.edge_mm, die.value, die.angle_deg, die.eye_mm, look, rng,
-                   die.body_bgr or IVORY, WHITE_PIP if die.body_bgr else PIP, die.lean_deg)
+        paint_cube(img, origin, s, die.centre_mm, die.edge_mm or 16.0, die.value, die.angle_deg, eye, look, rng,
+                   die.body_bgr or IVORY, WHITE_PIP if die.body_bgr else PIP, die.lean_deg or 30.0 * die.cocked)
     else:
-        paint_tetrahedron(img, origin, s, die.centre_mm, die.edge_mm, int(die.value), die.angle_deg, die.eye_mm,
-                          look, die.body_bgr or (90, 170, 60), solid_d4_ink(die.body_bgr),
-                          "edges" if die.d4_numbers == "edges" else "apex")
+        paint_tetrahedron(img, origin, s, die.centre_mm, die.edge_mm or 19.0, int(die.value), die.angle_deg, eye,
+                          look, solid_d4_body(die.body_bgr), solid_d4_ink(die.body_bgr),
+                          die.d4_numbers)
 
 
 def render(scene: Scene, size: tuple[int, int] = (1280, 960), tilt: float = 0.05,
