@@ -161,10 +161,9 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
     cube = candidates(contour, view.shape, s)
     if cube is not None and cube.fit >= 0.95 and cube.shift <= 0.45:
         return [("d6", *_read_cube(view, blob, cube), centre)]
-    parts = [candidates(c, view.shape, s) for c in colour_parts(view, blob)]
-    if len(parts) == 2 and all(parts):  # two dice of different colours pressed together
-        return [("d6", *_read_cube(view, blob, p), np.mean([t.centre for t in p.tops], axis=0)) for p in parts]
-    tops = bright_tops(view, blob, s)
+    # two dice of different colours pressed together: one lit top in each colour (as below)
+    tops = [bright_tops(view, part, s) for part in colour_parts(view, blob)]
+    tops = [t[0] for t in tops] if len(tops) == 2 and all(len(t) == 1 for t in tops) else bright_tops(view, blob, s)
     if len(tops) >= 2:  # dice pressed together
         return [("d6", *_read_top(view, blob, top), top.centre) for top in tops]
     if cube is not None:

@@ -7,7 +7,8 @@ shift (a hexagon, or a rectangle when the shift runs along an edge). The top fac
 square there, so its round pips stay round; a side face is squeezed, and so are its pips.
 
 So a die's outline gives the square's direction (its edges are the outline's longest
-mutually square edges), its edge and its shift (from the outline's box and area), and two
+mutually square edges), its edge (the longest straight stretch along the outline's box) and
+its shift (the rest of the box), and two
 candidate top faces, one at each end of the shift. Pips are counted inside a candidate only:
 round spots of a pip's size, in one of the six layouts, centred on the face. When the two
 candidates read differently, the brighter one (a lamp above lights the top face more than a
@@ -35,8 +36,13 @@ LAYOUTS = {
 }
 EDGE_MM = (11.0, 22.0)
 """The d6 edges the reader accepts."""
+EDGE_ROUNDING = 1.04
+"""A die's rounded corners leave this much less of an edge straight on its outline."""
 MAX_SHIFT = 0.75
 """The largest top-face shift it accepts, as a share of the edge (37 degrees off axis)."""
+SHARP = 0.5
+"""The least share of a pip's area that stands out at least 55 % of its peak (see _spots):
+the generated pips keep 0.75-0.9 of theirs (0.57 under a glare), a glare 1.25 mm soft 0.41."""
 FIT = 0.9
 """How much of the outline a fitted cube must cover (intersection over union)."""
 
@@ -89,6 +95,15 @@ def _edge_direction(hull: np.ndarray) -> float:
     return float(np.radians(peak + (offs @ length[near]) / max(length[near].sum(), 1e-9)))
 
 
+def _densify(hull: np.ndarray, step: float = 1.0) -> np.ndarray:
+    """Points every `step` px along a closed polygon."""
+    out = []
+    for a, b in zip(hull, np.roll(hull, -1, axis=0), strict=True):
+        n = max(1, int(np.linalg.norm(b - a) / step))
+        out.append(a + (b - a) * np.arange(n)[:, None] / n)
+    return np.vstack(out)
+
+
 def fit_cube(contour: np.ndarray, shape: tuple[int, ...]) -> Cube | None:
     """The cube whose swept square best explains `contour`; None if no edge fits (see module)."""
     hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float64)
@@ -100,9 +115,14 @@ def fit_cube(contour: np.ndarray, shape: tuple[int, ...]) -> Cube | None:
     pu, pv = hull @ u, hull @ v
     u0, u1, v0, v1 = pu.min(), pu.max(), pv.min(), pv.max()
     wu, wv = u1 - u0, v1 - v0
-    area = cv2.contourArea(hull.astype(np.float32))
-    disc = (wu + wv) ** 2 - 4 * area
-    edge = ((wu + wv) - np.sqrt(max(disc, 0.0))) / 2
+    # the top square's two far edges lie whole on the outline's box: the longest stretch of
+    # outline along a side of the box is the edge (rounded corners shorten it a little)
+    dense = _densify(hull)
+    du, dv = dense @ u, dense @ v
+    near = max(1.5, 0.01 * (wu + wv))
+    contacts = [float(np.ptp(along[np.abs(across - side) < near])) if np.any(np.abs(across - side) < near) else 0.0
+                for across, along, side in ((dv, du, v0), (dv, du, v1), (du, dv, u0), (du, dv, u1))]
+    edge = min(max(contacts) * EDGE_ROUNDING, wu, wv)
     su, sv = max(wu - edge, 0.0), max(wv - edge, 0.0)
     # which pair of opposite box corners the sweep cuts off tells the shift's sign pattern
     def gap(pu_c: float, pv_c: float) -> float:
@@ -123,7 +143,7 @@ def fit_cube(contour: np.ndarray, shape: tuple[int, ...]) -> Cube | None:
 
 
 def colour_parts(view: np.ndarray, blob: np.ndarray) -> list[np.ndarray]:
-    """The outlines of two dice of different colours pressed together: the outline's pixels
+    """The masks of two dice of different colours pressed together: the outline's pixels
     split in two by their colour (not their lightness, which shading changes), if the two
     colours are far apart and each is a die's worth of the outline (a die's pips are not)."""
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
@@ -138,10 +158,8 @@ def colour_parts(view: np.ndarray, blob: np.ndarray) -> list[np.ndarray]:
     for k in (0, 1):
         part = np.zeros_like(blob)
         part[ys[labels == k], xs[labels == k]] = 255
-        part = cv2.morphologyEx(part, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        found, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        if found:
-            out.append(max(found, key=cv2.contourArea))
+        # the die's own pips are the other colour: close them back in
+        out.append(cv2.morphologyEx(part, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (25, 25))))
     return out
 
 
@@ -171,8 +189,12 @@ def bright_tops(view: np.ndarray, blob: np.ndarray, s: float) -> list[Square]:
     return tops
 
 
-def _spots(marks: np.ndarray, pip_px: float) -> list[tuple[float, np.ndarray, float]]:
-    """Pip-sized spots in a mask: area, centre, roundness (minor over major axis)."""
+def _spots(marks: np.ndarray, height: np.ndarray, pip_px: float) -> list[tuple[float, np.ndarray, float]]:
+    """The pips in a mask of candidate pixels: pip-sized, round (minor over major axis at
+    least 0.6: a side face's pips are squeezed) and sharp-rimmed: `height` is how far each
+    pixel stands out from the face (0 at the mask's threshold), and a pip, a disc with a rim,
+    stands out at least 55 % of its own peak over at least `SHARP` of its area, where a
+    glare, a soft hill of light, has only a small top there. Returns area, centre, roundness."""
     n, labels, stats, centres = cv2.connectedComponentsWithStats(marks.astype(np.uint8))
     expect = np.pi * pip_px ** 2
     out = []
@@ -180,9 +202,14 @@ def _spots(marks: np.ndarray, pip_px: float) -> list[tuple[float, np.ndarray, fl
         area = stats[i, cv2.CC_STAT_AREA]
         if not 0.35 * expect < area < 2.2 * expect:
             continue
-        ys, xs = np.nonzero(labels[stats[i, 1]:stats[i, 1] + stats[i, 3], stats[i, 0]:stats[i, 0] + stats[i, 2]] == i)
+        x, y, w, h = stats[i, :4]
+        own = labels[y:y + h, x:x + w] == i
+        ys, xs = np.nonzero(own)
         cov = np.cov(np.vstack([xs, ys])) if len(xs) > 2 else np.eye(2)
         ev = np.linalg.eigvalsh(cov)
+        rise = height[y:y + h, x:x + w][own]
+        if np.mean(rise >= 0.55 * rise.max()) < SHARP:
+            continue
         out.append((float(area), centres[i], float(np.sqrt(max(ev[0], 1e-9) / max(ev[1], 1e-9)))))
     return out
 
@@ -214,7 +241,7 @@ class FaceReading:
 
 def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     """The pips on one candidate top face: dark on a light body or white on a coloured one;
-    only round spots of a pip's size well inside the face count. Confidence is the least of:
+    only round, sharp-rimmed spots of a pip's size well inside the face count (see _spots). Confidence is the least of:
     the spots alike in size, round, in the layout of their number, and centred on the face."""
     inner = top.mask(view.shape, 0.09) & blob
     if np.count_nonzero(inner) < 0.3 * top.edge ** 2:
@@ -224,13 +251,15 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     level = float(np.median(grey[inner > 0]))
     body = float(np.median(least[inner > 0]))
     pip_px = PIP_RADIUS * top.edge
-    dark = _spots((grey < 0.6 * level) & (inner > 0), pip_px)
-    light = _spots((least > body + 0.5 * (255 - body)) & (inner > 0), pip_px) if body < 170 else []
+    dark_cut, light_cut = 0.6 * level, body + 0.5 * (255 - body)
+    dark = _spots((grey < dark_cut) & (inner > 0), dark_cut - grey.astype(np.float32), pip_px)
+    light = (_spots((least > light_cut) & (inner > 0), least.astype(np.float32) - light_cut, pip_px)
+             if body < 170 else [])
     spots = dark or light
     if not spots or (dark and light) or len(spots) > 6:
         return FaceReading(None, 0.0)
     areas = np.array([a for a, _, _ in spots])
-    alike = float(np.clip(1.0 - 2.5 * np.std(areas) / np.mean(areas), 0.0, 1.0))
+    alike = float(np.clip(1.0 - 4.0 * np.std(areas) / np.mean(areas), 0.0, 1.0))
     round_ = float(np.clip((min(r for _, _, r in spots) - 0.6) / 0.2, 0.0, 1.0))
     u, v = top.axes()
     centres = np.array([c for _, c, _ in spots])
