@@ -16,6 +16,14 @@ per-cell error < 0.2 %, board exact > 98 %, d6 > 99 %.
     python -m bench.camera [frames per game] [dice frames]   (from the repository root)
     python -m bench.camera calibration [frames]              (the far-frame section alone)
     python -m bench.camera white-pips [trays]                (the white-pip d6 alone)
+    python -m bench.camera solid-dice [trays] [first seed]   (issue 30's dice table)
+    python -m bench.camera dice-scale [trays] [first seed]   (d6 and d4 by camera scale)
+
+Dice frames are 1640x1232 (a Pi camera's binned mode, about 2.7 px per mm on the tray) and
+calibrated with find_kit_board; solid-dice reports, on solid dice (vision.tablegen.solid) and
+fresh seeds per section, the figures of issue 30's table: d6 with the camera straight over the
+tray, d6 5-30 degrees off axis, white pips on coloured bodies, d6 pressed together, real d4,
+and any die wrong with confidence, with counts.
 """
 
 from __future__ import annotations

@@ -146,10 +146,9 @@ class TrayWatcher:
         self.source.close()
 
 
-def watch_tray(config: TableConfig | None, game_id: str, post: Callable[[InputEvent], None],
-               d4_style: str = "apex") -> TrayWatcher:
-    """Open the config's camera and start watching the tray for `game_id`'s die, printed in
-    `d4_style` if it is a d4."""
+def watch_tray(config: TableConfig | None, game_id: str, post: Callable[[InputEvent], None]) -> TrayWatcher:
+    """Open the config's camera and start watching the tray for `game_id`'s die (a d4 read
+    in the config's camera.d4 style)."""
     if config is None or config.camera is None:
         raise ConfigError("camera dice need a table config with a [camera] section (see docs/table-config.md)")
     if game_id not in CAMERA_DIE:
@@ -157,4 +156,4 @@ def watch_tray(config: TableConfig | None, game_id: str, post: Callable[[InputEv
                           f"and {game_id} rolls none")
     c = config.camera
     source = open_camera(c.kind, c.size, c.fps, c.index, c.path)
-    return TrayWatcher(source, SPECS[game_id], CameraDice(CAMERA_DIE[game_id]), post, d4_style).start()
+    return TrayWatcher(source, SPECS[game_id], CameraDice(CAMERA_DIE[game_id]), post, c.d4).start()

@@ -27,6 +27,8 @@ from .dice_tetra import read_tetrahedron
 PX_PER_MM = 6.0
 DEFAULT_TRAY_GAP_MM = 25.0
 DEFAULT_TRAY_MM = (110.0, 160.0)
+D4_STYLES = ("apex", "edges", "middle")
+"""How a table's d4 print their numbers (see read_dice)."""
 SURE = 0.3
 """The confidence from which a die's reading is taken as its value (the referee asks for a
 re-roll below it)."""
@@ -193,6 +195,8 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
     table's d4 print their numbers: "apex" (the rolled value near the top vertex on every
     face), "edges" (along every face's bottom edge; see vision.dice_tetra) or "middle" (a
     truncated d4: one number in the middle of its top)."""
+    if d4_style not in D4_STYLES:
+        raise ValueError(f"d4_style must be one of {', '.join(D4_STYLES)}, got {d4_style!r}")
     tray = tray or default_tray(board.size_mm)
     view = tray_view(frame, board, tray, s)
     contours, _ = cv2.findContours(_die_mask(view), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)

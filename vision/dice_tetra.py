@@ -26,7 +26,6 @@ DIGIT, INSET = 0.17, 0.45
 sits from their corner (or edge) toward the face's middle, as a share of that distance."""
 FACE_PX = 96
 """The unfolded face's edge in pixels."""
-STYLES = ("apex", "edges")
 BEYOND = 0.36
 """How far beyond its base's edge a d4's top vertex can appear, as a share of the edge: a
 regular tetrahedron's top is 0.82 edges up, its base's inradius 0.29 edges, so at 37 degrees

@@ -107,7 +107,8 @@ def test_a_tray_watcher_without_the_board_in_view_says_so():
 
 def test_camera_dice_from_the_configs_video_file(tmp_path):
     """The config's camera (here a video file, read through OpenCV) feeds the tray watcher
-    that `tabletop run` starts for dice = "camera": a settled d4 becomes a dice event."""
+    that `tabletop run` starts for dice = "camera": a settled d4 (a truncated one, as the
+    config's camera.d4 says) becomes a dice event."""
     scene = scene_of(ROCKETBALL, {}, seed=6)
     x, y = scene.tray_origin()
     die = DieTruth("d4", 3, (x + 50.0, y + 60.0), 75.0, d4_numbers="middle")
@@ -120,13 +121,19 @@ def test_camera_dice_from_the_configs_video_file(tmp_path):
     config = parse_config(tomllib.loads(
         f'[table]\ndice = "camera"\ngame = "rocketball"\n[[seats]]\nname = "north"\n'
         f'buttons = {{ up = 5, down = 6, ok = 26 }}\n[[seats]]\nname = "south"\n'
-        f'buttons = {{ up = 12, down = 16, ok = 8 }}\n[camera]\nkind = "file"\npath = "{path}"\n'))
+        f'buttons = {{ up = 12, down = 16, ok = 8 }}\n[camera]\nkind = "file"\npath = "{path}"\nd4 = "middle"\n'))
     events: queue.Queue[InputEvent] = queue.Queue()
-    watcher = watch_tray(config, "rocketball", events.put, d4_style="middle")
+    watcher = watch_tray(config, "rocketball", events.put)
     assert watcher.finished.wait(30.0), "the video was read to its end"
     watcher.stop()
     event = events.get_nowait()
     assert (event.kind, event.value, event.key) == ("dice", 3, "d4")
+
+
+def test_a_d4_style_the_reader_does_not_know_is_named():
+    with pytest.raises(ConfigError, match="camera.d4: 'round' is not one of apex, edges, middle"):
+        parse_config(tomllib.loads('[[seats]]\nname = "north"\nbuttons = { up = 5, down = 6, ok = 26 }\n'
+                                   '[camera]\nkind = "usb"\nd4 = "round"\n'))
 
 
 def test_camera_dice_need_a_camera_and_a_game_with_a_die():
