@@ -153,10 +153,10 @@ def _read_top(view: np.ndarray, blob: np.ndarray, top) -> tuple[int | None, str,
     return face.value, "ok" if face.value else "unreadable", face.confidence
 
 
-def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float,
-               d4_style: str) -> list[tuple[str, int | None, str, float, np.ndarray]]:
+def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float, d4_style: str,
+               camera_px_per_mm: float) -> list[tuple[str, int | None, str, float, np.ndarray]]:
     """The die or dice (two pressed together) in one outline: kind, value, status,
-    confidence, centre in view pixels."""
+    confidence, centre in view pixels (`camera_px_per_mm`: the camera's own scale there)."""
     m = cv2.moments(contour)
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     approx = cv2.approxPolyDP(contour, 0.06 * cv2.arcLength(contour, True), True).reshape(-1, 2)
@@ -174,7 +174,7 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
         ups = [_heading(centre, p) for p in approx]
         value, conf, _ = _big_number(_ink(view, blob), ups, "1234", s)
         return [("d4", value, "ok" if value else "unreadable", conf, centre)]
-    tetra = read_tetrahedron(view, approx, d4_style) if d4_style != "middle" else None
+    tetra = read_tetrahedron(view, approx, d4_style, camera_px_per_mm, s) if d4_style != "middle" else None
     kite = None
     if len(approx) == 4 and not _right_angled(approx):
         # a d10's kite has the outline of a d4 seen off axis: the number on top decides
@@ -199,6 +199,7 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
         raise ValueError(f"d4_style must be one of {', '.join(D4_STYLES)}, got {d4_style!r}")
     tray = tray or default_tray(board.size_mm)
     view = tray_view(frame, board, tray, s)
+    camera_scale = board.px_per_mm((tray[0] + tray[2] / 2, tray[1] + tray[3] / 2))
     contours, _ = cv2.findContours(_die_mask(view), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
     for contour in contours:
@@ -212,6 +213,6 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
             out.append(DieReading("?", None, "unreadable", 0.0, (m["m10"] / m["m00"] / s + tray[0],
                                                                  m["m01"] / m["m00"] / s + tray[1])))
             continue
-        for kind, value, status, conf, at in _read_blob(view, blob, contour, s, d4_style):
+        for kind, value, status, conf, at in _read_blob(view, blob, contour, s, d4_style, camera_scale):
             out.append(DieReading(kind, value, status, conf, (float(at[0] / s + tray[0]), float(at[1] / s + tray[1]))))
     return sorted(out, key=lambda d: (round(d.centre_mm[0] / 20), d.centre_mm[1]))

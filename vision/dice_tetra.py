@@ -21,6 +21,9 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+MIN_DIGIT_PX = 6.0
+"""Below this many camera pixels across (see digit_px) a d4 digit is never read surely; at
+one and a half times it, it may be."""
 DIGIT, INSET = 0.17, 0.45
 """A typical d4's digits: their height as a share of the edge, and how far their centre
 sits from their corner (or edge) toward the face's middle, as a share of that distance."""
@@ -207,44 +210,60 @@ def read_number(face: np.ndarray, style: str) -> dict[int, float]:
     return {v: float(cv2.matchTemplate(glyph, t, cv2.TM_CCOEFF_NORMED)[0, 0]) for v, t in _templates().items()}
 
 
-def read_tetrahedron(view: np.ndarray, approx: np.ndarray,
-                     style: str = "apex") -> tuple[int | None, float, float] | None:
+def digit_px(base: np.ndarray, apex: np.ndarray, camera_px_per_mm: float, s: float) -> float:
+    """How many camera pixels a digit spans on the faces in view (the geometric mean of its
+    height and width, the faces foreshortened as seen): the tray view is `s` px per mm."""
+    edge = float(np.mean(np.linalg.norm(base - np.roll(base, 1, axis=0), axis=1)))
+    seen = [abs(_side(base[i], base[(i + 1) % 3], apex)) / 2 for i in range(3)
+            if _side(base[i], base[(i + 1) % 3], apex) * _side(base[i], base[(i + 1) % 3], base.mean(axis=0)) > 0]
+    if not seen:
+        return 0.0
+    flat = np.sqrt(3) / 4 * edge ** 2
+    return DIGIT * edge / s * float(np.sqrt(np.mean(seen) / flat)) * camera_px_per_mm
+
+
+def read_tetrahedron(view: np.ndarray, approx: np.ndarray, style: str = "apex", camera_px_per_mm: float = 0.0,
+                     s: float = 6.0) -> tuple[int | None, float, float] | None:
     """The value rolled on a d4, how sure, and how well its faces matched: every face in view
     must read the same value at its spot, and no other spot of theirs may read it. Of the
-    candidate top vertices, the one whose faces read best is taken. None when the outline is
-    no d4's."""
+    candidate top vertices, the one whose faces read best is taken. A digit the camera sees
+    across fewer than `MIN_DIGIT_PX` pixels (see digit_px; the camera's scale on the table,
+    the view's `s` px per mm) is too coarse to be sure of: the confidence fades to 0 there.
+    None when the outline is no d4's."""
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     found = base_and_apex(approx, grey)
     if found is None:
         return None
     base, apexes = found
-    return max((_read_faces(faces(grey, base, apex), style) for apex in apexes), key=lambda r: (r[1], r[2]))
+    value, sure, match, apex = max(((*_read_faces(faces(grey, base, a), style), a) for a in apexes),
+                                   key=lambda r: (r[1], r[2]))
+    fine = float(np.clip(2 * (digit_px(base, apex, camera_px_per_mm, s) / MIN_DIGIT_PX - 1.0), 0.0, 1.0))
+    return value, sure * fine, match
 
 
 def _read_faces(unfolded: list[np.ndarray], style: str) -> tuple[int | None, float, float]:
     """The value the unfolded faces agree on, how sure, and its mean match (to rank candidate
-    top vertices). The value is the digit that matches best at the style's spot over all
-    faces; sure by its lead over the runner-up, halved when a face's own best digit differs,
-    and a quarter of that when another spot of the faces reads it (it cannot be both the
-    rolled value and another corner's or edge's)."""
-    if not unfolded:
+    top vertices). Faces with no ink at the style's spot (a face seen too edge-on) are left
+    out. The value is the digit that matches best over the other faces together; sure by
+    each face's lead of its best digit over its runner-up (x 6, the mean over the faces),
+    halved when a face's own best digit differs or only one face reads, and a quarter of
+    that when another spot of the faces reads the same value (it cannot be both the rolled
+    value and another corner's or edge's)."""
+    reads = [scores for scores in (read_number(face, style) for face in unfolded) if max(scores.values()) > 0]
+    if not reads:
         return None, 0.0, 0.0
-    total = dict.fromkeys((1, 2, 3, 4), 0.0)
-    bests, others = [], []
+    total = {v: sum(r[v] for r in reads) / len(reads) for v in (1, 2, 3, 4)}
+    value = max(total, key=total.get)
+    if total[value] < 0.5:
+        return None, 0.0, total[value]
+    leads = [sorted(r.values())[-1] - sorted(r.values())[-2] for r in reads]
+    sure = float(np.clip(6 * np.mean(leads), 0.0, 1.0))
+    sure *= 1.0 if all(max(r, key=r.get) == value for r in reads) and len(reads) > 1 else 0.5
+    others = []
     for face in unfolded:
-        scores = read_number(face, style)
-        bests.append(max(scores, key=scores.get) if max(scores.values()) > 0 else None)
-        for v, score in scores.items():
-            total[v] += score / len(unfolded)
         for k in (1, 2):
             turned = read_number(_turned(face, k), style)
             if max(turned.values()) > 0.5:
                 others.append(max(turned, key=turned.get))
-    ranked = sorted(total, key=total.get, reverse=True)
-    value = ranked[0]
-    if total[value] < 0.5:
-        return None, 0.0, total[value]
-    sure = float(np.clip((total[value] - total[ranked[1]]) * 4, 0.0, 1.0))
-    sure *= 1.0 if all(b == value for b in bests) else 0.5
     sure *= 0.25 if value in others else 1.0
     return value, sure, total[value]
