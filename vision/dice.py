@@ -143,6 +143,28 @@ def _right_angled(quad: np.ndarray) -> bool:
     return True
 
 
+def _kite(quad: np.ndarray) -> bool:
+    """Four corners symmetric about one diagonal, as a d10 seen from above: the other two
+    corners equally far from that diagonal (within 15 %) and level along it (within 10 % of
+    its length). Two dice pressed together are no kite."""
+    if len(quad) != 4:
+        return False
+    for k in (0, 1):
+        a, b = quad[k].astype(float), quad[k + 2].astype(float)
+        axis = b - a
+        length = float(np.linalg.norm(axis))
+        if length < 1e-6:
+            continue
+        n = np.array([-axis[1], axis[0]]) / length
+        sides = [quad[k + 1] - a, quad[(k + 3) % 4] - a]
+        off = [float(side @ n) for side in sides]
+        along = [float(side @ axis) / length for side in sides]
+        if (off[0] * off[1] < 0 and abs(abs(off[0]) - abs(off[1])) < 0.15 * max(abs(off[0]), abs(off[1]))
+                and abs(along[0] - along[1]) < 0.1 * length):
+            return True
+    return False
+
+
 def _read_cube(view: np.ndarray, blob: np.ndarray, cube) -> tuple[int | None, str, float]:
     value, conf = read_cube(view, blob, cube)
     return value, "ok" if value else "unreadable", conf
@@ -176,7 +198,7 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
         return [("d4", value, "ok" if value else "unreadable", conf, centre)]
     tetra = read_tetrahedron(view, approx, d4_style, camera_px_per_mm, s) if d4_style != "middle" else None
     kite = None
-    if len(approx) == 4 and not _right_angled(approx):
+    if _kite(approx):
         # a d10's kite has the outline of a d4 seen off axis: the number on top decides
         far = approx[int(np.argmax(np.linalg.norm(approx - centre, axis=1)))]
         value, conf = _numeral(view, blob, [_heading(centre, far)], "0123456789", s)
