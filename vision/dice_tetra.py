@@ -244,11 +244,10 @@ def read_tetrahedron(view: np.ndarray, approx: np.ndarray, style: str = "apex", 
 def _read_faces(unfolded: list[np.ndarray], style: str) -> tuple[int | None, float, float]:
     """The value the unfolded faces agree on, how sure, and its mean match (to rank candidate
     top vertices). Faces with no ink at the style's spot (a face seen too edge-on) are left
-    out. The value is the digit that matches best over the other faces together; sure by
-    each face's lead of its best digit over its runner-up (x 6, the mean over the faces),
-    halved when a face's own best digit differs or only one face reads, and a quarter of
-    that when another spot of the faces reads the same value (it cannot be both the rolled
-    value and another corner's or edge's)."""
+    out. The value is the digit that matches best over the other faces together. It is sure
+    only when at least two faces read it, each on its own, by six times the least lead of a
+    face's best digit over its runner-up; a quarter of that when another spot of the faces
+    reads the same value (it cannot be both the rolled value and another corner's or edge's)."""
     reads = [scores for scores in (read_number(face, style) for face in unfolded) if max(scores.values()) > 0]
     if not reads:
         return None, 0.0, 0.0
@@ -257,8 +256,8 @@ def _read_faces(unfolded: list[np.ndarray], style: str) -> tuple[int | None, flo
     if total[value] < 0.5:
         return None, 0.0, total[value]
     leads = [sorted(r.values())[-1] - sorted(r.values())[-2] for r in reads]
-    sure = float(np.clip(6 * np.mean(leads), 0.0, 1.0))
-    sure *= 1.0 if all(max(r, key=r.get) == value for r in reads) and len(reads) > 1 else 0.5
+    agree = len(reads) > 1 and all(max(r, key=r.get) == value for r in reads)
+    sure = float(np.clip(6 * min(leads), 0.0, 1.0)) if agree else 0.0
     others = []
     for face in unfolded:
         for k in (1, 2):
