@@ -19,7 +19,7 @@ per-cell error < 0.2 %, board exact > 98 %, d6 > 99 %.
     python -m bench.camera solid-dice [trays] [first seed]   (issue 30's dice table)
     python -m bench.camera dice-scale [trays] [first seed]   (d6 and d4 by camera scale)
 
-Dice frames are 1640x1232 (a Pi camera's binned mode, about 2.7 px per mm on the tray) and
+Dice frames are 1640x1232 (a Pi camera's binned mode, about 3.7 px per mm on the tray) and
 calibrated with find_kit_board; solid-dice reports, on solid dice (vision.tablegen.solid) and
 fresh seeds per section, the figures of issue 30's table: d6 with the camera straight over the
 tray, d6 5-30 degrees off axis, white pips on coloured bodies, d6 pressed together, real d4,
@@ -221,7 +221,7 @@ def dice(frames: int, first_seed: int = 20_000, kinds: tuple[str, ...] = ("d6", 
 
 def solid_dice(trays: int, first_seed: int) -> None:
     """Issue 30's dice table on solid dice (seeds `first_seed` on, fresh for each section),
-    1640x1232 frames (about 2.7 px per mm on the tray), then d6 and d4 by camera scale."""
+    1640x1232 frames (about 3.7 px per mm on the tray), then d6 and d4 by camera scale."""
     totals = [0, 0]
     sections = [("d6, camera straight over the tray", dict(kinds=("d6",), view="straight", cocked_rate=0.0)),
                 ("d6, tray 5-30 degrees off axis (1 in 10 cocked)", dict(kinds=("d6",), view="side", cocked_rate=0.1)),
