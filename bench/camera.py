@@ -16,6 +16,14 @@ per-cell error < 0.2 %, board exact > 98 %, d6 > 99 %.
     python -m bench.camera [frames per game] [dice frames]   (from the repository root)
     python -m bench.camera calibration [frames]              (the far-frame section alone)
     python -m bench.camera white-pips [trays]                (the white-pip d6 alone)
+    python -m bench.camera solid-dice [trays] [first seed]   (issue 30's dice table)
+    python -m bench.camera dice-scale [trays] [first seed]   (d6 and d4 by camera scale)
+
+Dice frames are 1640x1232 (a Pi camera's binned mode, about 3.7 px per mm on the tray) and
+calibrated with find_kit_board; solid-dice reports, on solid dice (vision.tablegen.solid) and
+fresh seeds per section, the figures of issue 30's table: d6 with the camera straight over the
+tray, d6 5-30 degrees off axis, white pips on coloured bodies, d6 pressed together, real d4,
+and any die wrong with confidence, with counts.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from vision.grid import read_grid
 from vision.kit import geometry as g
 from vision.kit_board import find_kit_board
 from vision.tablegen import random_scene, render
+from vision.tablegen.solid import project
 
 HARSH = {"size": (1024, 768), "noise": 6.0, "blur": 1.2}
 """A smaller frame (about 2.3 px per mm on the board), more noise and defocus."""
@@ -140,50 +149,98 @@ def calibration(frames: int, first_seed: int, covered: bool = False) -> None:
               f"no-read {100 * unread / cells:6.2f} %  whole board exact {100 * exact / calibrated:6.1f} %")
 
 
+def _seen_at(die) -> tuple[float, float]:
+    """Where the reader places a die: a solid d6 at its top face's middle as the camera sees
+    it on the table plane (it is shifted away from the camera by the die's height), any
+    other die at its centre."""
+    if die.kind != "d6" or die.cocked:
+        return die.centre_mm
+    edge = die.edge_mm or 16.0
+    eye = np.asarray(die.eye_mm or (*die.centre_mm, 600.0), float)
+    x, y = project(np.array([die.centre_mm[0], die.centre_mm[1], edge]), eye)[0]
+    return float(x), float(y)
+
+
+def _touching(die, scene) -> bool:
+    return any(o is not die and np.hypot(o.centre_mm[0] - die.centre_mm[0], o.centre_mm[1] - die.centre_mm[1])
+               < 1.5 * die.edge_mm for o in scene.dice)
+
+
 def dice(frames: int, first_seed: int = 20_000, kinds: tuple[str, ...] = ("d6", "d4", "d10"),
-         cocked_rate: float = 0.1, white_pips_rate: float = 0.0) -> None:
-    """Trays of 5 dice: per kind, right, no-read (or below the referee's threshold) and wrong;
-    `white_pips_rate` of the d6 coloured with white pips."""
+         cocked_rate: float = 0.1, white_pips_rate: float = 0.0, view: str | None = None,
+         touching_rate: float = 0.0, px_per_mm: float | None = None, label: str = "",
+         totals: list[int] | None = None) -> None:
+    """Trays of 5 dice: per kind (and touching d6 apart), right, no-read (or below the
+    referee's threshold) and wrong with confidence; `white_pips_rate` of the d6 coloured with
+    white pips; `view` draws d6 and d4 as solids seen straight from above or 5-30 degrees off
+    axis (vision.tablegen.layout.VIEWS), `touching_rate` of the d6 with a second one pressed
+    against them. `totals` gathers [dice, wrong and confident] over sections."""
     spec = g.ROCKETBALL
     tally: dict[str, list[int]] = {}
     cocked_seen = cocked_called = 0
     t_read = 0.0
     for i in range(frames):
         scene = random_scene(spec, first_seed + i, fill=0.0, dice=5, die_kinds=kinds, cocked_rate=cocked_rate,
-                             white_pips_rate=white_pips_rate)
-        image = render(scene).image
-        board = find_board(image, spec.size_mm)
+                             white_pips_rate=white_pips_rate, dice_view=view, touching_rate=touching_rate)
+        image = render(scene, size=(1640, 1232), px_per_mm=px_per_mm).image
+        board = find_kit_board(image, spec)
         t0 = time.perf_counter()
         readings = read_dice(image, board)
         t_read += time.perf_counter() - t0
         for die in scene.dice:
-            near = min(readings, default=None,
-                       key=lambda r: np.hypot(r.centre_mm[0] - die.centre_mm[0], r.centre_mm[1] - die.centre_mm[1]))
-            found = near is not None and np.hypot(near.centre_mm[0] - die.centre_mm[0],
-                                                  near.centre_mm[1] - die.centre_mm[1]) < 10
+            at = _seen_at(die)
+            near = min(readings, default=None, key=lambda r: np.hypot(r.centre_mm[0] - at[0], r.centre_mm[1] - at[1]))
+            found = near is not None and np.hypot(near.centre_mm[0] - at[0], near.centre_mm[1] - at[1]) < 10
+            sure = found and near.status == "ok" and near.confidence >= SURE
             if die.cocked:
                 cocked_seen += 1
-                cocked_called += found and near.status == "cocked"
+                cocked_called += found and not sure
+                if totals is not None:
+                    totals[0] += 1
+                    totals[1] += sure
                 continue
-            t = tally.setdefault(die.kind, [0, 0, 0, 0, 0])  # dice, right, no-read, wrong, wrong but unsure
+            key = "touching d6" if die.kind == "d6" and die.eye_mm and _touching(die, scene) else die.kind
+            t = tally.setdefault(key, [0, 0, 0, 0])  # dice, right, no-read, wrong and confident
             t[0] += 1
-            if found and near.status == "ok" and near.confidence < SURE:  # the referee asks to re-roll
-                t[2] += 1
-                t[4] += near.value != die.value
-            elif not found or near.status != "ok":
+            if not sure:
                 t[2] += 1
             elif (near.kind, near.value) == (die.kind, die.value):
                 t[1] += 1
             else:
                 t[3] += 1
-    for kind in ("d6", "d4", "d10"):
-        n, right, noread, bad, caught = tally.get(kind, [0, 0, 0, 0, 0])
-        if n:
-            print(f"  {kind:4s} dice {n:4d}  accuracy {100 * right / n:6.2f} %  no-read {100 * noread / n:5.2f} %  "
-                  f"wrong {100 * bad / n:5.2f} %  (misreads the referee's confidence threshold held back: {caught})")
+    for kind, (n, right, noread, bad) in tally.items():
+        print(f"  {label}{kind:12s} dice {n:4d}  right {100 * right / n:6.2f} %  re-roll asked {100 * noread / n:5.2f} %  "
+              f"wrong and confident {100 * bad / n:5.2f} % ({bad})")
+        if totals is not None:
+            totals[0] += n
+            totals[1] += bad
     if cocked_seen:
-        print(f"  cocked d6 {cocked_seen:4d}  called cocked {100 * cocked_called / cocked_seen:6.2f} %")
-    print(f"  {frames / t_read:5.1f} tray readings/s (5 dice a tray)")
+        print(f"  {label}cocked d6    dice {cocked_seen:4d}  no value posted {100 * cocked_called / cocked_seen:6.2f} %")
+    print(f"  {frames / t_read:5.1f} tray readings/s")
+
+
+def solid_dice(trays: int, first_seed: int) -> None:
+    """Issue 30's dice table on solid dice (seeds `first_seed` on, fresh for each section),
+    1640x1232 frames (about 3.7 px per mm on the tray), then d6 and d4 by camera scale."""
+    totals = [0, 0]
+    sections = [("d6, camera straight over the tray", dict(kinds=("d6",), view="straight", cocked_rate=0.0)),
+                ("d6, tray 5-30 degrees off axis (1 in 10 cocked)", dict(kinds=("d6",), view="side", cocked_rate=0.1)),
+                ("d6 with white pips on red, blue, orange", dict(kinds=("d6",), view="side", cocked_rate=0.0,
+                                                                  white_pips_rate=1.0)),
+                ("d6 pressed together in pairs", dict(kinds=("d6",), view="side", cocked_rate=0.0, touching_rate=1.0,
+                                                      white_pips_rate=0.3)),
+                ("d4 tetrahedra (value at the top vertex)", dict(kinds=("d4",), view="side", cocked_rate=0.0))]
+    for k, (title, args) in enumerate(sections):
+        print(f"{title} ({trays} trays, seeds {first_seed + 1000 * k}+):")
+        dice(trays, first_seed + 1000 * k, totals=totals, **args)
+    print(f"any die wrong and confident: {totals[1]} of {totals[0]} ({100 * totals[1] / max(totals[0], 1):.2f} %)")
+
+
+def dice_scale(trays: int, first_seed: int) -> None:
+    """d6 and d4 seen off axis at several camera scales (px per mm on the tray)."""
+    for k, px in enumerate((2.0, 3.0, 4.5, 6.0)):
+        print(f"{px:3.1f} px/mm ({trays} trays, seeds {first_seed + 1000 * k}+):")
+        dice(trays, first_seed + 1000 * k, ("d6", "d4"), 0.0, 0.3, "side", px_per_mm=px, label=f"{px:3.1f} px/mm ")
 
 
 def main(frames: int = 40, dice_frames: int = 40) -> None:
@@ -208,7 +265,11 @@ def main(frames: int = 40, dice_frames: int = 40) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["white-pips"]:
+    if sys.argv[1:2] == ["solid-dice"]:
+        solid_dice(int(sys.argv[2]) if len(sys.argv) > 2 else 40, int(sys.argv[3]) if len(sys.argv) > 3 else 200_000)
+    elif sys.argv[1:2] == ["dice-scale"]:
+        dice_scale(int(sys.argv[2]) if len(sys.argv) > 2 else 20, int(sys.argv[3]) if len(sys.argv) > 3 else 210_000)
+    elif sys.argv[1:2] == ["white-pips"]:
         n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
         print(f"d6 with white pips on red, blue and orange bodies ({n} trays, seeds 140000+):")
         dice(n, 140_000, ("d6",), 0.0, 1.0)

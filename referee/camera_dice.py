@@ -6,8 +6,9 @@ on `settle` frames in a row. A cocked die, two dice where one is rolled, a die o
 kind or an unreadable face is never turned into a number: the players are asked to roll again.
 
 `TrayWatcher` runs this on a camera's frames in a device thread, as every input device does:
-it finds the kit board by its corner markers (keeping the last calibration while a hand hides
-a marker), reads the tray beside it, and posts settled dice and re-roll requests to the
+it finds the kit board by its corner markers, or by three of them and the board's print when
+the fourth is hidden or unreadable (`find_kit_board`), keeping the last calibration while a
+hand hides more; reads the tray beside it, and posts settled dice and re-roll requests to the
 session's queue.
 """
 
@@ -21,9 +22,10 @@ import numpy as np
 
 from device.camera import FrameSource, open_camera
 from device.events import InputEvent
-from vision.board import Board, CalibrationError, find_board
+from vision.board import Board, CalibrationError
 from vision.dice import SURE, DieReading, read_dice
-from vision.kit.geometry import SPECS
+from vision.kit.geometry import SPECS, GridSpec
+from vision.kit_board import find_kit_board
 
 from .config import ConfigError, TableConfig
 from .dice import CAMERA_DIE
@@ -85,14 +87,16 @@ class CameraDice:
 
 
 class TrayWatcher:
-    """Reads the dice tray on every frame of `source` for a game whose kit board measures
-    `board_mm`; posts ``dice`` events (a settled die) and ``notice`` events (roll again, the
-    board is not in view) to `post`, each notice once until the tray changes."""
+    """Reads the dice tray on every frame of `source` for a game played on the kit board
+    `spec`; posts ``dice`` events (a settled die) and ``notice`` events (roll again, the board
+    is not in view) to `post`, each notice once until the tray changes."""
 
-    def __init__(self, source: FrameSource, board_mm: tuple[float, float], dice: CameraDice,
-                 post: Callable[[InputEvent], None]):
+    def __init__(self, source: FrameSource, spec: GridSpec, dice: CameraDice,
+                 post: Callable[[InputEvent], None], d4_style: str = "apex"):
         self.source = source
-        self.board_mm = board_mm
+        self.spec = spec
+        self.d4_style = d4_style
+        """How the table's d4 print their numbers (vision.dice.read_dice)."""
         self.dice = dice
         self.post = post
         self.board: Board | None = None
@@ -105,11 +109,11 @@ class TrayWatcher:
     def look(self, image: np.ndarray) -> DiceOutcome:
         """One frame: calibrate, read the tray, post what it gives."""
         try:
-            self.board = find_board(image, self.board_mm)
+            self.board = find_kit_board(image, self.spec)
         except CalibrationError as exc:
             if self.board is None:
                 return self._tell(DiceOutcome(message=f"the camera cannot find the board: {exc}"))
-        outcome = self.dice.update(read_dice(image, self.board))
+        outcome = self.dice.update(read_dice(image, self.board, d4_style=self.d4_style))
         if outcome.event is not None:
             self.post(outcome.event)
         return self._tell(outcome)
@@ -143,7 +147,8 @@ class TrayWatcher:
 
 
 def watch_tray(config: TableConfig | None, game_id: str, post: Callable[[InputEvent], None]) -> TrayWatcher:
-    """Open the config's camera and start watching the tray for `game_id`'s die."""
+    """Open the config's camera and start watching the tray for `game_id`'s die (a d4 read
+    in the config's camera.d4 style)."""
     if config is None or config.camera is None:
         raise ConfigError("camera dice need a table config with a [camera] section (see docs/table-config.md)")
     if game_id not in CAMERA_DIE:
@@ -151,4 +156,4 @@ def watch_tray(config: TableConfig | None, game_id: str, post: Callable[[InputEv
                           f"and {game_id} rolls none")
     c = config.camera
     source = open_camera(c.kind, c.size, c.fps, c.index, c.path)
-    return TrayWatcher(source, SPECS[game_id].size_mm, CameraDice(CAMERA_DIE[game_id]), post).start()
+    return TrayWatcher(source, SPECS[game_id], CameraDice(CAMERA_DIE[game_id]), post, c.d4).start()

@@ -30,6 +30,9 @@ BUTTON_ROLES = (
 DRIVERS = ("ssd1306", "ssd1309", "ssd1305", "ssd1315", "sh1106", "sh1107")
 DICE_MODES = MODES
 CAMERA_KINDS = ("picamera2", "usb", "file")
+D4_STYLES = ("apex", "edges", "middle")
+"""How a table's d4 print their numbers (vision.dice.read_dice's d4_style; kept here so the
+config is checked without OpenCV)."""
 
 
 class ConfigError(ValueError):
@@ -89,6 +92,8 @@ class CameraConfig:
     fps: float = 30.0
     index: int = 0
     path: str | None = None
+    d4: str = "apex"
+    """How the table's d4 print their numbers, for camera dice (vision.dice.D4_STYLES)."""
 
 
 @dataclass(frozen=True)
@@ -334,8 +339,9 @@ def parse_config(data: dict[str, Any]) -> TableConfig:
         path = c.take("path", str)
         if kind == "file" and not path:
             raise ConfigError("camera.path: a camera of kind 'file' needs the video file's path")
+        d4 = c.choice("d4", D4_STYLES, "apex")
         c.done()
-        camera = CameraConfig(kind, (size[0], size[1]), fps, index, path)
+        camera = CameraConfig(kind, (size[0], size[1]), fps, index, path, d4)
 
     buzzer_pin = None
     if "buzzer" in top.data:

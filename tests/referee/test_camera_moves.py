@@ -27,14 +27,14 @@ B9 = (2, 1)
 
 def tray_die(scene: Scene, value: int) -> tuple[DieTruth, ...]:
     x, y = scene.tray_origin()
-    return (DieTruth("d4", value, (x + 50.0, y + 70.0), 33.0),)
+    return (DieTruth("d4", value, (x + 50.0, y + 70.0), 33.0, d4_numbers="middle"),)
 
 
 def look(scene: Scene):
     """One camera frame of the scene: the board reading and the dice in the tray."""
     frame = render(scene).image
     board = find_board(frame, ROCKETBALL.size_mm)
-    return read_grid(frame, ROCKETBALL, board), read_dice(frame, board)
+    return read_grid(frame, ROCKETBALL, board), read_dice(frame, board, d4_style="middle")
 
 
 def after_two_rolls():

@@ -97,7 +97,8 @@ def write_video(path: Path, size_mm: tuple[float, float] | None = None, corners_
 
 
 def toml_text(journal: Path, serial: dict[str, Path], camera: Path | None, port: int = 0,
-              game: str = "pig", games: tuple[str, ...] = ("pig", "rocketball"), dice: str = "virtual") -> str:
+              game: str = "pig", games: tuple[str, ...] = ("pig", "rocketball"), dice: str = "virtual",
+              camera_d4: str | None = None) -> str:
     """A table config like the example kiosk table; seats in ``serial`` have a serial panel."""
     lines = ["[table]", f'game = "{game}"', f'dice = "{dice}"', f'journal = "{journal}"', f"seed = {SEED}",
              "[table.options]"]
@@ -118,6 +119,7 @@ def toml_text(journal: Path, serial: dict[str, Path], camera: Path | None, port:
         lines += [f"mux = {{ channel = {channel} }}"] if channel is not None else []
     if camera:
         lines += ["[camera]", 'kind = "file"', f'path = "{camera}"']
+        lines += [f'd4 = "{camera_d4}"'] if camera_d4 else []
     lines += ["[buzzer]", f"pin = {BUZZER_PIN}"]
     return "\n".join(lines) + "\n"
 

@@ -46,14 +46,16 @@ def test_config_check_accepts_the_wired_table_and_names_each_part(wired, capsys)
 
 def test_run_with_camera_dice_takes_the_start_roll_from_the_configs_video(wired, capsys):
     """Rocketball, "Play": the game opens with a d4 roll. With ``dice = "camera"`` the command
-    opens the config's camera (a video of the kit board, a d4 showing 3 in the tray) and that
-    settled die is the start roll; Ctrl-C then leaves the game in the journal to resume."""
+    opens the config's camera (a video of the kit board, a truncated d4 showing 3 in the tray,
+    as the config's camera.d4 says) and that settled die is the start roll; Ctrl-C then leaves
+    the game in the journal to resume."""
     scene = scene_of(ROCKETBALL, {}, seed=6)
     x, y = scene.tray_origin()
-    tray = render(dataclasses.replace(scene, dice=(DieTruth("d4", 3, (x + 50.0, y + 60.0), 75.0),))).image
+    die = DieTruth("d4", 3, (x + 50.0, y + 60.0), 75.0, d4_numbers="middle")
+    tray = render(dataclasses.replace(scene, dice=(die,))).image
     bench = wired(game="rocketball")
     write_video(bench.video, image=tray)
-    bench.write_config(dice="camera")
+    bench.write_config(dice="camera", camera_d4="middle")
 
     def game(b: WiredBench) -> None:
         b.wait_screen("table", lambda s: "start roll 3:" in " ".join(s), "the start roll taken")

@@ -16,6 +16,13 @@ from vision.kit.tokens import CARD_TAIL, Token, tokens_for
 from .dice import COLOURED
 
 DIE_KINDS = ("d6", "d4", "d10")
+D4_LOOKS = (((225, 225, 225), (25, 25, 25)), ((30, 30, 30), (240, 240, 240)),
+            ((40, 40, 180), (245, 245, 245)), ((160, 70, 25), (245, 245, 245)))
+"""Solid d4 bodies and their ink (BGR): white, black, red, blue (the first is the default;
+none is the tray cloth's green, which no camera tells from the cloth)."""
+VIEWS = ("straight", "side")
+"""Where the camera is for solid dice: straight over the tray (550-800 mm up), or over the
+board with the tray at the side, the tray's middle 5-30 degrees off its axis."""
 DIE_SIDES = {"d6": 6, "d4": 4, "d10": 10}
 TRAY_MM = (110.0, 160.0)
 """The dice tray East of the board: width, height."""
@@ -43,14 +50,24 @@ class DieTruth:
     centre_mm: tuple[float, float]
     angle_deg: float
     cocked: bool = False
-    d4_numbers: str = "corners"
-    """How a d4 shows its value: "corners", as most real d4 (every face carries a number at
-    each corner; the rolled one is at the top vertex, so seen from above it appears three
-    times around the middle, each copy's top toward the vertex), or "middle" (one number
-    in the middle of the top face, as a truncated d4 does)."""
+    d4_numbers: str = "apex"
+    """How a d4 shows its value: "apex", as most real d4 (every face carries a number at each
+    corner; the rolled one is at the top vertex, so seen from above it appears three times
+    around it, each copy's top toward the vertex), "edges" (every face carries the number of
+    the face beyond each edge: the rolled one along each bottom edge), or "middle" (one
+    number in the middle of the top face, as a truncated d4 does; drawn flat)."""
     body_bgr: tuple[int, int, int] | None = None
     """A d6's body colour; None for the kit's ivory die with dark pips. A coloured body carries
-    white pips (as most red, blue or green dice do)."""
+    white pips (as most red, blue or green dice do). A solid d4's body (its ink: see
+    `solid_d4_ink`)."""
+    eye_mm: tuple[float, float, float] | None = None
+    """The camera's centre (x, y, height in table mm) for a die drawn as a solid (a d6 cube or
+    a d4 tetrahedron under perspective, vision.tablegen.solid); None: a camera 600 mm straight
+    above the die. A d10 and a truncated d4 are drawn flat."""
+    edge_mm: float | None = None
+    """A solid die's edge (None: 16 mm for a d6, 19 mm for a d4)."""
+    lean_deg: float = 0.0
+    """A cocked solid d6 leans this far on something."""
 
 
 @dataclass(frozen=True)
@@ -95,20 +112,68 @@ def _spread(rng: np.random.Generator, n: int, box: tuple[float, float, float, fl
     return pts
 
 
+def solid_d4_ink(body: tuple[int, int, int] | None) -> tuple[int, int, int]:
+    """The ink of a solid d4 of this body (see `solid_d4_body`; white unless D4_LOOKS says)."""
+    return next((ink for b, ink in D4_LOOKS if b == solid_d4_body(body)), (250, 250, 250))
+
+
+def solid_d4_body(body: tuple[int, int, int] | None) -> tuple[int, int, int]:
+    """A solid d4's body: its own, or the default look's."""
+    return body or D4_LOOKS[0][0]
+
+
+def _eye(rng: np.random.Generator, origin: tuple[float, float], view: str) -> tuple[float, float, float]:
+    """A camera centre for `view` (see VIEWS), over the tray's middle or off to a side."""
+    mid = (origin[0] + TRAY_MM[0] / 2, origin[1] + TRAY_MM[1] / 2)
+    height = float(rng.uniform(550, 800))
+    if view == "straight":
+        return (mid[0], mid[1], height)
+    off = np.tan(np.deg2rad(rng.uniform(5, 30))) * height
+    az = rng.uniform(0, 2 * np.pi)
+    return (float(mid[0] + off * np.cos(az)), float(mid[1] + off * np.sin(az)), height)
+
+
 def random_dice(rng: np.random.Generator, origin: tuple[float, float], kinds: tuple[str, ...],
-                count: int, cocked_rate: float = 0.0, white_pips_rate: float = 0.0) -> tuple[DieTruth, ...]:
-    """Dice spread over the tray; `white_pips_rate` of the d6 are coloured with white pips."""
+                count: int, cocked_rate: float = 0.0, white_pips_rate: float = 0.0,
+                view: str | None = None, touching_rate: float = 0.0,
+                d4_style: str = "apex") -> tuple[DieTruth, ...]:
+    """Dice spread over the tray; `white_pips_rate` of the d6 are coloured with white pips.
+    `view` (see VIEWS) draws the d6 and d4 as solids seen from that camera (None: flat);
+    then `touching_rate` of the d6 get a second d6 pressed against one of their faces."""
     ox, oy = origin
-    box = (ox + 15, oy + 15, ox + TRAY_MM[0] - 15, oy + TRAY_MM[1] - 15)
-    dice = []
-    for centre in _spread(rng, count, box, 30.0):
+    margin = 30 if touching_rate else 15  # room for a second die pressed against the first
+    box = (ox + margin, oy + margin, ox + TRAY_MM[0] - margin, oy + TRAY_MM[1] - margin)
+    eye = _eye(rng, origin, view) if view else None
+    dice: list[DieTruth] = []
+    for centre in _spread(rng, count, box, 30.0 if not touching_rate else 45.0):
         kind = str(rng.choice(kinds))
         cocked = kind == "d6" and bool(rng.random() < cocked_rate)
         value = None if cocked else int(rng.integers(1, DIE_SIDES[kind] + 1))
         body = None
         if kind == "d6" and white_pips_rate > 0 and rng.random() < white_pips_rate:
             body = COLOURED[int(rng.integers(len(COLOURED)))]
-        dice.append(DieTruth(kind, value, centre, float(rng.uniform(0, 360)), cocked, body_bgr=body))
+        angle = float(rng.uniform(0, 360))
+        if eye is None or kind == "d10":
+            dice.append(DieTruth(kind, value, centre, angle, cocked, body_bgr=body))
+            continue
+        if kind == "d4":
+            body = D4_LOOKS[int(rng.integers(len(D4_LOOKS)))][0]
+            dice.append(DieTruth(kind, value, centre, angle, body_bgr=body, eye_mm=eye,
+                                 edge_mm=float(rng.uniform(17, 21)), d4_numbers=d4_style))
+            continue
+        edge = float(rng.uniform(14.5, 17.5))
+        die = DieTruth(kind, value, centre, angle, cocked, body_bgr=body, eye_mm=eye, edge_mm=edge,
+                       lean_deg=float(rng.uniform(20, 40)) if cocked else 0.0)
+        dice.append(die)
+        if not cocked and rng.random() < touching_rate:
+            side = np.deg2rad(angle + 90 * int(rng.integers(4)))
+            slide = rng.uniform(-0.35, 0.35) * edge
+            gap = edge * 1.01
+            at = (centre[0] + gap * np.cos(side) - slide * np.sin(side),
+                  centre[1] + gap * np.sin(side) + slide * np.cos(side))
+            other = COLOURED[int(rng.integers(len(COLOURED)))] if rng.random() < white_pips_rate else None
+            dice.append(DieTruth("d6", int(rng.integers(1, 7)), (float(at[0]), float(at[1])), angle,
+                                 body_bgr=other, eye_mm=eye, edge_mm=edge))
     return tuple(dice)
 
 
@@ -134,10 +199,12 @@ def place_card(spec: GridSpec, cells: dict, head: Token, rc: tuple[int, int], fa
 def random_scene(spec: GridSpec, seed: int, fill: float = 0.5, dice: int = 0,
                  die_kinds: tuple[str, ...] = ("d6",), cocked_rate: float = 0.0,
                  hand: bool = False, skew_deg: float = 8.0, cards: int = 0,
-                 white_pips_rate: float = 0.0) -> Scene:
+                 white_pips_rate: float = 0.0, dice_view: str | None = None,
+                 touching_rate: float = 0.0) -> Scene:
     """A random position: `cards` two-cell cards (Rollerball v4) first, then about `fill` of
     the other cells hold one of the game's tokens (any kind, any facing), `dice` dice in the
-    tray, and a hand over the board if asked."""
+    tray (solid ones seen from `dice_view`, see random_dice), and a hand over the board if
+    asked."""
     rng = np.random.default_rng(seed)
     kinds = [t for t in tokens_for(spec.game) if t.name not in ("djinn", "card_tail") and not t.card]
     heads = [t for t in tokens_for(spec.game) if t.card]
@@ -171,7 +238,7 @@ def random_scene(spec: GridSpec, seed: int, fill: float = 0.5, dice: int = 0,
     scene = Scene(spec, cells, (), scene_hand, seed)
     if dice:
         scene = Scene(spec, cells, random_dice(rng, scene.tray_origin(), die_kinds, dice, cocked_rate,
-                                                white_pips_rate),
+                                                white_pips_rate, dice_view, touching_rate),
                       scene_hand, seed)
     return scene
 

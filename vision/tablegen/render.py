@@ -14,8 +14,9 @@ import numpy as np
 
 from vision.kit.draw import Painter, board_image, token_image
 
-from .dice import paint_d6, paint_numbered
-from .layout import TRAY_GAP_MM, TRAY_MM, DieTruth, Scene
+from .dice import IVORY, PIP, WHITE_PIP, paint_numbered
+from .layout import TRAY_GAP_MM, TRAY_MM, DieTruth, Scene, solid_d4_body, solid_d4_ink
+from .solid import Look, paint_cube, paint_tetrahedron
 
 TOP_PX_PER_MM = 5.0
 TABLE_BGR = (55, 75, 105)
@@ -86,17 +87,30 @@ def top_down(scene: Scene, s: float = TOP_PX_PER_MM) -> tuple[np.ndarray, tuple[
     if scene.dice:
         tx, ty = scene.tray_origin()
         p.rect(tx, ty, *TRAY_MM, FELT_BGR)
-        for die in scene.dice:
-            if die.kind == "d6":
-                paint_d6(p, die.centre_mm, die.value, die.angle_deg, die.cocked, rng, die.body_bgr)
+        look = Look(rng)
+        # solid dice farthest from the camera first, so nearer ones hide them
+        for die in sorted(scene.dice, key=lambda d: -np.hypot(*np.subtract(d.centre_mm, (d.eye_mm or d.centre_mm)[:2]))):
+            if die.kind == "d6" or (die.kind == "d4" and die.d4_numbers != "middle"):
+                _paint_solid(img, origin, s, die, look, rng)
             else:
-                paint_numbered(p, die.centre_mm, die.kind, int(die.value), die.angle_deg, die.d4_numbers)
+                paint_numbered(p, die.centre_mm, die.kind, int(die.value), die.angle_deg)
     if scene.hand is not None:
         hand = scene.hand
         width = max(1, int(hand.width_mm * s))
         cv2.line(img, p.px(*hand.wrist_mm), p.px(*hand.tip_mm), SKIN_BGR, width, cv2.LINE_AA)
         cv2.circle(img, p.px(*hand.tip_mm), width // 2, SKIN_BGR, -1, cv2.LINE_AA)
     return img, origin
+
+
+def _paint_solid(img: np.ndarray, origin, s: float, die: DieTruth, look: Look, rng: np.random.Generator) -> None:
+    eye = die.eye_mm or (*die.centre_mm, 600.0)
+    if die.kind == "d6":
+        paint_cube(img, origin, s, die.centre_mm, die.edge_mm or 16.0, die.value, die.angle_deg, eye, look, rng,
+                   die.body_bgr or IVORY, WHITE_PIP if die.body_bgr else PIP, die.lean_deg or 30.0 * die.cocked)
+    else:
+        paint_tetrahedron(img, origin, s, die.centre_mm, die.edge_mm or 19.0, int(die.value), die.angle_deg, eye,
+                          look, solid_d4_body(die.body_bgr), solid_d4_ink(die.body_bgr),
+                          die.d4_numbers)
 
 
 def render(scene: Scene, size: tuple[int, int] = (1280, 960), tilt: float = 0.05,
@@ -113,7 +127,8 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 960), tilt: float = 0.05
     short of black and white (0: the kit's own tones; 0.3: ink a grey at 30 % of the way to the
     paper, paper 30 % of the way to grey)."""
     rng = np.random.default_rng(scene.seed)
-    top, origin = top_down(scene)
+    top_s = 2.0 * px_per_mm if px_per_mm and px_per_mm > TOP_PX_PER_MM else TOP_PX_PER_MM
+    top, origin = top_down(scene, top_s)
     th, tw = top.shape[:2]
     if print_tone > 0:
         ink = float(np.random.default_rng(scene.seed + 2).uniform(0.6, 1.0)) * print_tone  # camera unchanged
@@ -122,7 +137,7 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 960), tilt: float = 0.05
         W, Hh = size
         k = 0.92 * min(W / tw, Hh / th)
     else:
-        k = px_per_mm / TOP_PX_PER_MM
+        k = px_per_mm / top_s
         W, Hh = int(np.ceil(tw * k / 0.92)), int(np.ceil(th * k / 0.92))
         if k < 0.5:  # the sensor integrates each of its pixels: area-average, do not sample
             top = cv2.GaussianBlur(top, (0, 0), 0.42 / k)
@@ -146,7 +161,7 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 960), tilt: float = 0.05
     if jpeg is not None:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
         image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    s = TOP_PX_PER_MM
+    s = top_s
     to_top = np.array([[s, 0, origin[0]], [0, s, origin[1]], [0, 0, 1]])
     H = M @ to_top
     w, h = scene.spec.size_mm

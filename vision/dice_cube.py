@@ -1,0 +1,314 @@
+"""A d6 as the cube it is: its top face found under perspective, its pips counted there only.
+
+In the tray seen from above (the table plane, `vision.dice.tray_view`), a camera off the
+die's axis sees the top face shifted away from it by the die's height times the tangent of
+the angle, and the side faces in between: the outline is the top square swept along that
+shift (a hexagon, or a rectangle when the shift runs along an edge). The top face is a true
+square there, so its round pips stay round; a side face is squeezed, and so are its pips.
+
+So a die's outline gives the square's direction (its edges are the outline's longest
+mutually square edges), its edge (the longest straight stretch along the outline's box) and
+its shift (the rest of the box), and two
+candidate top faces, one at each end of the shift. Pips are counted inside a candidate only:
+round spots of a pip's size, in one of the six layouts, centred on the face. When the two
+candidates read differently, the brighter one (a lamp above lights the top face more than a
+side) is the top, and the reading is only as sure as that difference. Two dice pressed
+together make one outline that no single cube fits; their tops are found by their light.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PIP_OFFSET, PIP_RADIUS = 0.27, 0.094
+"""Where a d6's pips sit (offset from the face's middle) and their radius, as fractions of
+its edge; real dice vary, so the layout fit allows offsets of 0.21-0.33."""
+LAYOUTS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+EDGE_MM = (11.0, 22.0)
+"""The d6 edges the reader accepts."""
+EDGE_ROUNDING = 1.04
+"""A die's rounded corners leave this much less of an edge straight on its outline."""
+MAX_SHIFT = 0.75
+"""The largest top-face shift it accepts, as a share of the edge (37 degrees off axis)."""
+SHARP = 0.5
+"""The least share of a pip's area that stands out at least 55 % of its peak (see _spots):
+the generated pips keep 0.75-0.9 of theirs (0.57 under a glare), a glare 1.25 mm soft 0.41."""
+LEAN = 2.5
+"""How a layout's spread wider than tall counts against it (see _layout_error): past 2 % the
+reading loses confidence, gone at 4 %. Chosen on trays of seeds 700000-700011 (half the d6
+leaning 20-40 degrees): leaning dice given a value 8 of 31 without it, 2 of 31 with it;
+flat dice read right 27 of 29 either way."""
+FIT = 0.9
+"""How much of the outline a fitted cube must cover (intersection over union)."""
+
+
+@dataclass(frozen=True)
+class Square:
+    """A candidate top face in the tray view: centre (px), direction of one edge (radians), edge (px)."""
+
+    centre: np.ndarray
+    angle: float
+    edge: float
+
+    def axes(self) -> tuple[np.ndarray, np.ndarray]:
+        u = np.array([np.cos(self.angle), np.sin(self.angle)])
+        return u, np.array([-u[1], u[0]])
+
+    def corners(self, shrink: float = 0.0) -> np.ndarray:
+        u, v = self.axes()
+        h = self.edge * (0.5 - shrink)
+        return np.array([self.centre + h * (i * u + j * v) for i, j in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+
+    def mask(self, shape: tuple[int, ...], shrink: float = 0.0) -> np.ndarray:
+        m = np.zeros(shape[:2], np.uint8)
+        cv2.fillConvexPoly(m, np.round(self.corners(shrink)).astype(np.int32), 255)
+        return m
+
+
+@dataclass(frozen=True)
+class Cube:
+    """A resting cube fitted to an outline: the two candidate tops (one if it is seen from
+    straight above) and how well the model covers the outline."""
+
+    tops: tuple[Square, ...]
+    fit: float
+    shift: float
+    """The top's shift as a share of the edge."""
+
+
+def _edge_direction(hull: np.ndarray) -> float:
+    """The direction (radians, modulo 90 degrees) most of the outline's length runs along."""
+    d = np.roll(hull, -1, axis=0) - hull
+    length = np.hypot(d[:, 0], d[:, 1])
+    angle = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 90.0
+    hist = np.zeros(90)
+    np.add.at(hist, angle.astype(int) % 90, length)
+    smooth = sum(np.roll(hist, k) for k in range(-3, 4))
+    peak = int(np.argmax(smooth))
+    near = (np.abs((angle - peak + 45) % 90 - 45) <= 4)
+    offs = ((angle[near] - peak + 45) % 90 - 45)
+    return float(np.radians(peak + (offs @ length[near]) / max(length[near].sum(), 1e-9)))
+
+
+def _densify(hull: np.ndarray, step: float = 1.0) -> np.ndarray:
+    """Points every `step` px along a closed polygon."""
+    out = []
+    for a, b in zip(hull, np.roll(hull, -1, axis=0), strict=True):
+        n = max(1, int(np.linalg.norm(b - a) / step))
+        out.append(a + (b - a) * np.arange(n)[:, None] / n)
+    return np.vstack(out)
+
+
+def fit_cube(contour: np.ndarray, shape: tuple[int, ...]) -> Cube | None:
+    """The cube whose swept square best explains `contour`; None if no edge fits (see module)."""
+    hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float64)
+    if len(hull) < 4:
+        return None
+    angle = _edge_direction(hull)
+    u = np.array([np.cos(angle), np.sin(angle)])
+    v = np.array([-u[1], u[0]])
+    pu, pv = hull @ u, hull @ v
+    u0, u1, v0, v1 = pu.min(), pu.max(), pv.min(), pv.max()
+    wu, wv = u1 - u0, v1 - v0
+    # the top square's two far edges lie whole on the outline's box: the longest stretch of
+    # outline along a side of the box is the edge (rounded corners shorten it a little)
+    dense = _densify(hull)
+    du, dv = dense @ u, dense @ v
+    near = max(1.5, 0.01 * (wu + wv))
+    contacts = [float(np.ptp(along[np.abs(across - side) < near])) if np.any(np.abs(across - side) < near) else 0.0
+                for across, along, side in ((dv, du, v0), (dv, du, v1), (du, dv, u0), (du, dv, u1))]
+    edge = min(max(contacts) * EDGE_ROUNDING, wu, wv)
+    su, sv = max(wu - edge, 0.0), max(wv - edge, 0.0)
+    # which pair of opposite box corners the sweep cuts off tells the shift's sign pattern
+    def gap(pu_c: float, pv_c: float) -> float:
+        return float(np.min(np.hypot(pu - pu_c, pv - pv_c)))
+    same = gap(u1, v0) + gap(u0, v1) >= gap(u0, v0) + gap(u1, v1)
+    ends = [(u1 - edge / 2, (v1 if same else v0 + edge) - edge / 2), (u0 + edge / 2, (v0 if same else v1 - edge) + edge / 2)]
+    tops = tuple(Square(cu * u + cv * v, angle, edge) for cu, cv in ends)
+    if np.hypot(su, sv) < 0.08 * edge:
+        tops = (Square((tops[0].centre + tops[1].centre) / 2, angle, edge),)
+    model = np.zeros(shape[:2], np.uint8)
+    pts = np.vstack([t.corners() for t in tops]).astype(np.float32)
+    cv2.fillConvexPoly(model, np.round(cv2.convexHull(pts).reshape(-1, 2)).astype(np.int32), 255)
+    blob = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1)
+    inter = np.count_nonzero(model & blob)
+    union = np.count_nonzero(model | blob)
+    return Cube(tops, inter / max(union, 1), float(np.hypot(su, sv) / max(edge, 1e-9)))
+
+
+def colour_parts(view: np.ndarray, blob: np.ndarray) -> list[np.ndarray]:
+    """The masks of two dice of different colours pressed together: the outline's pixels
+    split in two by their colour (not their lightness, which shading changes), if the two
+    colours are far apart and each is a die's worth of the outline (a die's pips are not)."""
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
+    ys, xs = np.nonzero(blob)
+    chroma = lab[ys, xs, 1:].astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, centres = cv2.kmeans(chroma, 2, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    if np.linalg.norm(centres[0] - centres[1]) < 25 or min(np.mean(labels == 0), np.mean(labels == 1)) < 0.3:
+        return []
+    out = []
+    for k in (0, 1):
+        part = np.zeros_like(blob)
+        part[ys[labels == k], xs[labels == k]] = 255
+        # the die's own pips are the other colour: close them back in
+        out.append(cv2.morphologyEx(part, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (25, 25))))
+    return out
+
+
+def bright_tops(view: np.ndarray, blob: np.ndarray, s: float) -> list[Square]:
+    """The top faces of dice pressed together, found by their light: a lamp above lights a
+    top face more than a side, and the rounded edges between two touching tops make a darker
+    crease. Bright regions (pips inside them filled) that are squares of a d6's size are tops;
+    a bright region twice as long as wide is two tops side by side, cut in its middle."""
+    bright = view.max(axis=2).astype(np.float32)
+    level = float(np.percentile(bright[blob > 0], 75))
+    marks = ((bright > 0.86 * level) & (blob > 0)).astype(np.uint8) * 255
+    marks = cv2.morphologyEx(marks, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    found, _ = cv2.findContours(marks, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    tops = []
+    for c in found:
+        (cx, cy), (w, h), deg = cv2.minAreaRect(c)
+        long, short = max(w, h), min(w, h)
+        if short < EDGE_MM[0] * s or long > 2 * EDGE_MM[1] * s:
+            continue
+        angle = np.radians(deg) + (0.0 if w >= h else np.pi / 2)  # along the long side
+        along = np.array([np.cos(angle), np.sin(angle)])
+        if long / short < 1.25 and short <= EDGE_MM[1] * s:
+            tops.append(Square(np.array([cx, cy]), angle, (long + short) / 2))
+        elif 1.7 < long / short < 2.3:
+            for k in (-1, 1):
+                tops.append(Square(np.array([cx, cy]) + k * along * long / 4, angle, (long / 2 + short) / 2))
+    return tops
+
+
+def _spots(marks: np.ndarray, height: np.ndarray, pip_px: float) -> list[tuple[float, np.ndarray, float]]:
+    """The pips in a mask of candidate pixels: pip-sized, round (minor over major axis at
+    least 0.6: a side face's pips are squeezed) and sharp-rimmed: `height` is how far each
+    pixel stands out from the face (0 at the mask's threshold), and a pip, a disc with a rim,
+    stands out at least 55 % of its own peak over at least `SHARP` of its area, where a
+    glare, a soft hill of light, has only a small top there. Returns area, centre, roundness."""
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(marks.astype(np.uint8))
+    expect = np.pi * pip_px ** 2
+    out = []
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA]
+        if not 0.35 * expect < area < 2.2 * expect:
+            continue
+        x, y, w, h = stats[i, :4]
+        own = labels[y:y + h, x:x + w] == i
+        ys, xs = np.nonzero(own)
+        cov = np.cov(np.vstack([xs, ys])) if len(xs) > 2 else np.eye(2)
+        ev = np.linalg.eigvalsh(cov)
+        rise = height[y:y + h, x:x + w][own]
+        if np.mean(rise >= 0.55 * rise.max()) < SHARP:
+            continue
+        out.append((float(area), centres[i], float(np.sqrt(max(ev[0], 1e-9) / max(ev[1], 1e-9)))))
+    return out
+
+
+def _layout_error(face: np.ndarray, n: int) -> float:
+    """How far pips at `face` (face units, centred on their mean) are from the layout of `n`
+    (either way round), at the pip offset that fits best (0.21-0.33): the worst pip's miss;
+    or, if larger, how much wider than tall the pips spread (|log| of the ratio of the
+    offsets fitted along each edge): a flat top face is a true square in the table-plane
+    view, the top of a die leaning 25 degrees is 10 % short one way."""
+    if n == 1:
+        return 0.0
+    best = np.inf
+    for turn in (False, True):
+        ref = np.array([(-j, i) if turn else (i, j) for i, j in LAYOUTS[n]], float)
+        # pair each pip with its nearest layout place; a layout place used twice is a miss
+        gaps = np.linalg.norm(face[:, None, :] / PIP_OFFSET - ref[None, :, :], axis=2)
+        pairs = gaps.argmin(axis=1)
+        if len(set(pairs.tolist())) < n:
+            continue
+        paired = ref[pairs]
+        scale = float(np.clip((face * paired).sum() / (paired * paired).sum(), 0.21, 0.33))
+        along = [(face[:, k] @ paired[:, k]) / max(float(paired[:, k] @ paired[:, k]), 1e-9) for k in (0, 1)]
+        lean = abs(float(np.log(max(along[0], 1e-3) / max(along[1], 1e-3))))
+        best = min(best, max(float(np.max(np.linalg.norm(face - scale * paired, axis=1))), LEAN * lean))
+    return best
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    value: int | None
+    confidence: float
+
+
+def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
+    """The pips on one candidate top face: dark on a light body or white on a coloured one;
+    only round, sharp-rimmed spots of a pip's size well inside the face count (see _spots). Confidence is the least of:
+    the spots alike in size, round, in the layout of their number, and centred on the face."""
+    inner = top.mask(view.shape, 0.09) & blob
+    if np.count_nonzero(inner) < 0.3 * top.edge ** 2:
+        return FaceReading(None, 0.0)
+    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    least = view.min(axis=2)
+    level = float(np.median(grey[inner > 0]))
+    body = float(np.median(least[inner > 0]))
+    pip_px = PIP_RADIUS * top.edge
+    dark_cut, light_cut = 0.6 * level, body + 0.5 * (255 - body)
+    dark = _spots((grey < dark_cut) & (inner > 0), dark_cut - grey.astype(np.float32), pip_px)
+    light = (_spots((least > light_cut) & (inner > 0), least.astype(np.float32) - light_cut, pip_px)
+             if body < 170 else [])
+    spots = dark or light
+    if not spots or (dark and light) or len(spots) > 6:
+        return FaceReading(None, 0.0)
+    areas = np.array([a for a, _, _ in spots])
+    alike = float(np.clip(1.0 - 4.0 * np.std(areas) / np.mean(areas), 0.0, 1.0))
+    round_ = float(np.clip((min(r for _, _, r in spots) - 0.6) / 0.2, 0.0, 1.0))
+    u, v = top.axes()
+    centres = np.array([c for _, c, _ in spots])
+    face = np.column_stack([(centres - top.centre) @ u, (centres - top.centre) @ v]) / top.edge
+    mean = face.mean(axis=0)
+    centred = float(np.clip((0.12 - np.linalg.norm(mean)) / 0.06, 0.0, 1.0))
+    laid = float(np.clip((0.1 - _layout_error(face - mean, len(spots))) / 0.05, 0.0, 1.0))
+    return FaceReading(len(spots), min(alike, round_, centred, laid))
+
+
+def _brightness(view: np.ndarray, region: np.ndarray) -> float:
+    """The median of the brightest channel over a region (0 when it is empty)."""
+    values = view.max(axis=2)[region > 0]
+    return float(np.median(values)) if len(values) else 0.0
+
+
+def read_cube(view: np.ndarray, blob: np.ndarray, cube: Cube) -> tuple[int | None, float]:
+    """The value on the cube's top. Each candidate top is read; where they differ, the top
+    is the one whose pips make a sure layout (the other end's square holds the real top's
+    pips off its middle, and a side's squeezed pips) and which is not the darker of the two
+    strips only one candidate covers (a side under a lamp above); the reading is as sure as
+    the chosen face's pips, less the other's."""
+    reads = [read_face(view, blob, t) for t in cube.tops]
+    if len(reads) == 1 or reads[0].value == reads[1].value:
+        best = max(reads, key=lambda r: r.confidence)
+        return best.value, best.confidence
+    masks = [t.mask(view.shape) for t in cube.tops]
+    strips = [_brightness(view, masks[k] & ~masks[1 - k] & blob) for k in (0, 1)]
+    k = int(reads[1].confidence > reads[0].confidence)
+    darker = strips[k] < 0.95 * strips[1 - k]
+    confidence = min(reads[k].confidence, 1.0 - reads[1 - k].confidence)
+    return reads[k].value, 0.0 if darker else confidence
+
+
+def candidates(contour: np.ndarray, shape: tuple[int, ...], s: float) -> Cube | None:
+    """The resting cube that explains an outline at `s` px per mm, None when none does (a
+    cocked die, two dice pressed together: see `bright_tops`)."""
+    one = fit_cube(contour, shape)
+    if (one is not None and one.fit >= FIT and one.shift <= MAX_SHIFT
+            and all(EDGE_MM[0] * s <= t.edge <= EDGE_MM[1] * s for t in one.tops)):
+        return one
+    return None
