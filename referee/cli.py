@@ -23,6 +23,7 @@ COMMANDS = [
     "referee.commands.kiosk",
     "referee.commands.kit",
     "referee.commands.doctor",
+    "referee.commands.arena",
 ]
 
 

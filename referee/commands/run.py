@@ -41,7 +41,7 @@ def register(sub) -> None:
     p.add_argument("--dice", choices=["virtual", "panel", "camera"],
                    help="who rolls (default: virtual, or the config's; camera needs the config's [camera])")
     p.add_argument("--seed", type=int, help="seed for the virtual dice and bots")
-    p.add_argument("--bot", action="append", default=[], metavar="SEAT", help=BOT_HELP)
+    p.add_argument("--bot", action="append", default=[], metavar="SEAT[:LEVEL]", help=BOT_HELP)
     p.add_argument("--journal", help="the journal file (default: the config's, or tabletop-journal.sqlite)")
     p.add_argument("--new", action="store_true", help="abandon an unfinished game and start afresh")
     p.add_argument("--out", default="tabletop-sim", help="--sim: where the emulated displays write")
