@@ -1,6 +1,9 @@
 """The arena: two bots play a game many times, seats swapped between games, and the wins,
 draws and move times are counted. ``tabletop arena`` prints it; ``bench/bots.py`` runs it for
-every game and level; the JSON it writes is a fixed contract other tools read."""
+every game and level; the JSON it writes is a fixed contract other tools read.
+
+Move times are the CPU seconds of the process while the bot chooses, so other programs on a
+shared machine do not inflate them (on an idle machine they equal the wall-clock time)."""
 
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ class Arena:
     options: dict[str, Any] = field(default_factory=dict)
     wins: dict[str, int] = field(init=False)
     draws: int = field(init=False, default=0)
+    played: int = field(init=False, default=0)
     times: dict[str, list[float]] = field(init=False)
 
     def __post_init__(self):
@@ -63,9 +67,9 @@ class Arena:
                 action = sample_chance(state, dice)
             else:
                 seat = state.to_move
-                started = time.perf_counter()
+                started = time.process_time()
                 action = bots[seat].choose(state)
-                self.times[seats[seat]].append(time.perf_counter() - started)
+                self.times[seats[seat]].append(time.process_time() - started)
             state = state.apply(action)[0]
         winners = {seats[w] for w in state.result.winners} if state.result else set()
         return winners.pop() if len(winners) == 1 else None
@@ -77,15 +81,17 @@ class Arena:
                 self.draws += 1
             else:
                 self.wins[winner] += 1
+            self.played += 1
             if progress:
                 progress(index, winner)
         return self.summary()
 
     def summary(self) -> dict[str, Any]:
-        """The contract: game, games, bots, wins per label, draws, move seconds per label."""
+        """The contract: game, games (played so far), bots, wins per label, draws, move seconds
+        per label."""
         return {
             "game": self.game_id,
-            "games": self.games,
+            "games": self.played,
             "bots": list(self.bots),
             "wins": dict(self.wins),
             "draws": self.draws,

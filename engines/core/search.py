@@ -41,7 +41,7 @@ from typing import Any
 from .bots import RandomBot, sample_chance
 from .state import Action, Game, State
 
-LEVELS: dict[str, int] = {"easy": 30, "normal": 120, "hard": 600}
+LEVELS: dict[str, int] = {"easy": 30, "normal": 120, "hard": 400}
 """Search iterations per decision at each level a player can pick."""
 
 BOT_KINDS = ("random", "greedy", *LEVELS)
