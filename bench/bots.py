@@ -7,9 +7,9 @@ its "games" the games played so far. Move times are CPU
 seconds (see referee/arena.py). Hard games are slow: --games sets the games per pairing
 (default 200, the figure docs/bots.md reports) and --pairing runs only some pairings.
 
-    python bench/bots.py                                  # everything, 200 games a pairing
-    python bench/bots.py --game stoneball --games 20
-    python bench/bots.py --game rocketball --pairing hard,greedy --games 50 --out results/
+    python -m bench.bots                                  # everything, 200 games a pairing
+    python -m bench.bots --game stoneball --games 20
+    python -m bench.bots --game rocketball --pairing hard,greedy --games 50 --out results/
 """
 
 from __future__ import annotations
