@@ -16,7 +16,7 @@ from typing import Any
 
 from engines.core.bots import sample_chance
 from engines.core.registry import load
-from engines.core.search import make_bot
+from engines.core.search import check_bot, make_bot
 
 MAX_ACTIONS = 20_000
 """A game still going after this many actions counts as a draw (random bots can wander)."""
@@ -38,9 +38,9 @@ class Arena:
     times: dict[str, list[float]] = field(init=False)
 
     def __post_init__(self):
-        for kind in self.bots:
-            make_bot(kind)  # an unknown kind is refused before any game is played
         game = load(self.game_id, self.options)
+        for kind in self.bots:  # refused before any game is played
+            check_bot(type(game), kind)
         game.check_players([f"p{i + 1}" for i in range(self.players)])  # the count, said as the game says it
         self.game = game
         self.wins = {label: 0 for label in LABELS}

@@ -76,6 +76,15 @@ def can_search(game: type[Game]) -> bool:
     return importlib.util.find_spec(evaluation_module(game.State)) is not None
 
 
+def check_bot(game: type[Game], kind: str) -> None:
+    """Refuse (ValueError) a bot that cannot play ``game``: an unknown kind, or one that
+    needs the game's evaluation where it has none."""
+    make_bot(kind)
+    if kind != "random" and not can_search(game):
+        raise ValueError(f"{game.title} has no evaluation for the {kind} bot; "
+                         "only the random bot plays it")
+
+
 class Policy:
     """A game's evaluation and hidden-information sampling, from ``engines.<game>.evaluate``."""
 

@@ -7,7 +7,7 @@ import sys
 from engines.core import IllegalAction, OptionError
 from engines.core.records import RecordError, load_record
 from engines.core.registry import game_class, game_ids
-from engines.core.search import make_bot
+from engines.core.search import check_bot, make_bot
 from referee.cli import UserError
 from referee.controllers import controller_for
 from referee.terminal import (
@@ -65,6 +65,7 @@ def run(args) -> int:
         game = game_class(gid)(options)
         seats = [Seat(p.strip()) for p in players]
         for i, level in bot_seats([s.name for s in seats], args.bot).items():
+            check_bot(type(game), level)
             seats[i].bot = make_bot(level, None if seed is None else seed + i + 1)
         tg = TerminalGame(game, seats, dice=dice_mode(gid, args.dice), seed=seed,
                           save=args.save or args.resume,

@@ -20,6 +20,7 @@ from device.keyboard import HELP, KeyboardInput
 from device.script import ScriptError, parse_script, post_all
 from engines.core import IllegalAction, OptionError
 from engines.core.registry import game_class, game_ids
+from engines.core.search import check_bot
 from referee.cli import UserError
 from referee.config import ConfigError, load_config
 from referee.journal import JournalError, open_for_table
@@ -76,6 +77,8 @@ def run(args) -> int:
                    args.players.split(",") if args.players else list(cls.default_players))
         players = [p.strip() for p in players]
         bots = bot_seats(players, args.bot)
+        for level in bots.values():
+            check_bot(cls, level)
         dice = args.dice or (config.dice if config else "virtual")
         seed = args.seed if args.seed is not None else (config.seed if config else None)
         journal = open_for_table(journal_path)

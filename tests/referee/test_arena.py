@@ -63,6 +63,18 @@ def test_mistakes_are_one_line_and_no_game_is_played(capsys, argv, message):
     assert out.err == message + "\n"
 
 
+def test_a_game_without_an_evaluation_is_refused_for_the_search(capsys):
+    """Rocca's shots are flicked by hand: no bot but the random one plays it."""
+    status = main(["arena", "rocca", "--bots", "greedy,random", "--games", "1"])
+    out = capsys.readouterr()
+    assert status == 1 and out.out == ""
+    assert out.err == "tabletop: Rocca has no evaluation for the greedy bot; only the random bot plays it\n"
+    status = main(["play", "rocca", "--bot", "1:hard"])
+    assert capsys.readouterr().err == ("tabletop: Rocca has no evaluation for the hard bot; only the "
+                                       "random bot plays it\n")
+    assert status == 1
+
+
 def test_a_bot_level_that_does_not_exist_is_refused_for_a_seat(capsys):
     """``--bot SEAT:LEVEL`` at ``play`` (the same parser serves ``run``)."""
     status = main(["play", "stoneball", "--bot", "2:expert"])
