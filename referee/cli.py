@@ -25,6 +25,7 @@ COMMANDS = [
     "referee.commands.doctor",
     "referee.commands.room",
     "referee.commands.league",
+    "referee.commands.arena",
 ]
 
 

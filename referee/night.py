@@ -25,6 +25,7 @@ from device.events import InputEvent
 from device.font import CELL_H, CELL_W, wrap
 from engines.core.records import RecordError, replay
 from engines.core.registry import game_class
+from engines.core.search import LEVELS, can_search
 from engines.core.state import Game
 
 from .journal import Journal, JournalError
@@ -49,6 +50,9 @@ CREATE TABLE IF NOT EXISTS night_results (
 
 NIGHT_OFFSET = 12 * 3600
 """A game night runs past midnight: a night is named by the date twelve hours before."""
+
+PI_NAME = "pi-"
+"""The Pi's seat name, followed by its level (``pi-normal``): the journal keeps the level."""
 
 MENU_KEYS = {"up": -1, "left": -1, "down": 1, "right": 1}
 
@@ -194,6 +198,8 @@ class Night:
         self.menu = Menu()
         self.game_id = kiosk.games[0]
         self.player_count = 0
+        self.pi_level: str | None = None
+        """The level of the Pi chosen on the players menu, None for people only."""
         self.options: dict[str, Any] = {}
         self.session: Session | None = None
         self.last_result: NightResult | None = None
@@ -238,16 +244,31 @@ class Night:
         titles = [game_class(g).title for g in self.kiosk.games]
         self._go("choose", titles, self.kiosk.games.index(self.game_id))
 
+    def _counts(self) -> list[int]:
+        cls = game_class(self.game_id)
+        return [n for n in range(cls.min_players, cls.max_players + 1) if n <= len(self.seats)]
+
+    def _pi_levels(self) -> list[str]:
+        """The levels of "play against the Pi" this game offers: a two-player game the search
+        bot can play; the first seat plays the Pi."""
+        cls = game_class(self.game_id)
+        return list(LEVELS) if cls.min_players <= 2 <= cls.max_players and can_search(cls) else []
+
     def _players(self) -> None:
         cls = game_class(self.game_id)
-        counts = [n for n in range(cls.min_players, cls.max_players + 1) if n <= len(self.seats)]
+        counts = self._counts()
         if not counts:
             self._choose()
             self.refusal = f"{cls.title} needs {cls.min_players} seats; this table has {len(self.seats)}"
             self._log(self.refusal)
             return self.draw()
         self.player_count = counts[0] if self.player_count not in counts else self.player_count
-        self._go("players", [f"{n} player{'s' if n > 1 else ''}" for n in counts], counts.index(self.player_count))
+        items = [f"{n} player{'s' if n > 1 else ''}" for n in counts]
+        levels = self._pi_levels()
+        items += [f"vs the Pi: {level}" for level in levels]
+        index = (len(counts) + levels.index(self.pi_level) if self.pi_level in levels
+                 else counts.index(self.player_count))
+        self._go("players", items, index)
 
     def _options(self) -> None:
         cls = game_class(self.game_id)
@@ -260,7 +281,8 @@ class Night:
         return ["start"] + [f"{name}: {value_text(self.options[name])}" for name, _ in option_choices(cls)]
 
     def _start(self) -> None:
-        players = self.seats[:self.player_count]
+        players = ([self.seats[0], f"{PI_NAME}{self.pi_level}"] if self.pi_level
+                   else self.seats[:self.player_count])
         try:  # the engine's own checks first, so a refused set-up never becomes a journal entry
             game_class(self.game_id)(self.options).new(players)
         except ValueError as exc:
@@ -300,8 +322,14 @@ class Night:
         self.session = None
         self._go("results")
 
-    def _bots(self, players: list[str]) -> set[int]:
-        return {i for i, p in enumerate(players) if p in self.kiosk.bots}
+    def _bots(self, players: list[str]) -> dict[int, str]:
+        """The seats the referee plays: the kiosk's bot names (the random bot), and the Pi at
+        the level its name says (so a game resumed after a restart keeps its level)."""
+        bots = {i: "random" for i, p in enumerate(players) if p in self.kiosk.bots}
+        for i, p in enumerate(players):
+            if p.startswith(PI_NAME) and p.removeprefix(PI_NAME) in LEVELS:
+                bots[i] = p.removeprefix(PI_NAME)
+        return bots
 
     def _table_for(self, n: int) -> Table:
         """The session draws on the players' seats and the table display only, and lights the
@@ -373,8 +401,9 @@ class Night:
                 self._go("attract")
         elif self.phase == "players":
             if forward:
-                cls = game_class(self.game_id)
-                self.player_count = cls.min_players + self.menu.index
+                counts, index = self._counts(), self.menu.index
+                self.pi_level = self._pi_levels()[index - len(counts)] if index >= len(counts) else None
+                self.player_count = 2 if self.pi_level else counts[index]
                 self._options()
             elif back:
                 self._choose()

@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
 from device.font import CELL_H, CELL_W
 from engines.core import IllegalAction
 from engines.core.registry import game_class
+from engines.core.search import make_bot
 from engines.core.state import Action, Event, Game, State
 
 from .boards import picture_for
@@ -73,7 +74,8 @@ class Table:
 class Session:
     """A game in progress at the table, journaled.
 
-    ``bots``: seat indices played by the referee (the demo, an empty chair).
+    ``bots``: seats played by the referee (the demo, an empty chair): seat indices for the
+    random bot, or a mapping of seat index to bot level (``engines.core.search.BOT_KINDS``).
     ``dice``: "virtual" rolls for the players; "panel" waits for a number or a chosen outcome.
     ``echo``: where a line about each accepted action goes (the terminal of ``--sim``).
     ``clock``: the chess clock (Rocca's ``chess_clock``), kept running for the seat whose
@@ -81,14 +83,15 @@ class Session:
     """
 
     def __init__(self, journal: Journal, row: GameRow, table: Table | None = None, dice: str = "virtual",
-                 bots: Iterable[int] = (), controller: ListController | None = None,
+                 bots: Iterable[int] | Mapping[int, str] = (), controller: ListController | None = None,
                  echo: Callable[[str], None] | None = None, clock: ChessClock | None = None):
         self.journal = journal
         self.row = row
         self.game: Game = game_class(row.game)(row.options)
         self.table = table or Table()
         self.dice = dice
-        self.bots = set(bots)
+        self.bots: dict[int, str] = (dict(bots) if isinstance(bots, Mapping)
+                                     else dict.fromkeys(bots, "random"))
         self.echo = echo or (lambda line: None)
         self.clock = clock
         self.state: State = self.game.new(row.players)
@@ -232,12 +235,20 @@ class Session:
                                          or self._all_bots()):
                 self.accept(virtual_roll(self.state, self.row.seed, self.seq))
             elif not self.state.is_chance and self.state.to_move in self.bots:
-                rng = seeded_rng(self.row.seed, self.seq, "bot")
-                self.accept(rng.choice(self.state.legal_actions()))
+                self.accept(self.bot_move())
             else:
                 break
             n += 1
         return n
+
+    def bot_move(self) -> Action:
+        """The move of the bot to play now, seeded by the game's seed and position, so a game
+        resumed from the journal goes on as it would have."""
+        rng = seeded_rng(self.row.seed, self.seq, "bot")
+        level = self.bots[self.state.to_move]
+        if level == "random":
+            return rng.choice(self.state.legal_actions())
+        return make_bot(level, rng.getrandbits(32)).choose(self.state)
 
     def _all_bots(self) -> bool:
         return len(self.bots) == len(self.state.players)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from engines.core import CHANCE, IllegalAction
 from engines.core.bots import RandomBot, sample_chance
 from engines.core.records import Record, new_record, replay
+from engines.core.search import BOT_KINDS, GreedyBot, SearchBot, level_names
 from engines.core.state import Game, State
 from referee.words import call
 
@@ -38,7 +39,7 @@ CODE = re.compile(r"(?<![A-Za-z])[A-Z]{2}(?![A-Z])")
 @dataclass
 class Seat:
     name: str
-    bot: RandomBot | None = None
+    bot: RandomBot | GreedyBot | SearchBot | None = None
 
 
 @dataclass
@@ -252,22 +253,30 @@ def list_moves(state: State) -> str:
     return "\n".join(lines)
 
 
-BOT_HELP = "a seat the referee plays: its name (in any case: South is south) or its number from 1; repeatable"
+BOT_HELP = ("a seat the referee plays: its name (in any case: South is south) or its number from "
+            f"1, with :LEVEL for its strength ({level_names()}; default random); repeatable")
+
+DEFAULT_LEVEL = "random"
+"""``--bot SEAT`` without a level: the random bot, as before levels existed."""
 
 
-def bot_seats(players: Sequence[str], wanted: Sequence[str]) -> set[int]:
-    """The seats ``--bot`` names: a seat's name in any case, or its number from 1. A name that
-    is no seat is refused (ValueError listing the seats): a misspelt seat would otherwise start
-    a game with a person expected where nobody sits."""
-    seats = set()
+def bot_seats(players: Sequence[str], wanted: Sequence[str]) -> dict[int, str]:
+    """The seats ``--bot SEAT[:LEVEL]`` names, with the level of each: a seat's name in any case,
+    or its number from 1. A name that is no seat is refused (ValueError listing the seats): a
+    misspelt seat would otherwise start a game with a person expected where nobody sits; so is
+    a level that does not exist (listing the levels)."""
+    seats: dict[int, str] = {}
     for text in wanted:
-        key = text.strip()
+        key, _, level = text.strip().partition(":")
+        key, level = key.strip(), level.strip() or DEFAULT_LEVEL
+        if level not in BOT_KINDS:
+            raise ValueError(f"--bot {text}: no bot level {level!r}; the levels are {level_names()}")
         exact = [i for i, p in enumerate(players) if p == key]
         folded = [i for i, p in enumerate(players) if p.casefold() == key.casefold()]
         if exact or len(folded) == 1:
-            seats.add((exact or folded)[0])
+            seats[(exact or folded)[0]] = level
         elif re.fullmatch(r"[0-9]+", key) and 1 <= int(key) <= len(players):
-            seats.add(int(key) - 1)
+            seats[int(key) - 1] = level
         else:
             listing = ", ".join(f"{i + 1} {p}" for i, p in enumerate(players))
             raise ValueError(f"--bot {text}: this game has no such seat; the seats are {listing}")

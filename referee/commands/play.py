@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 
 from engines.core import IllegalAction, OptionError
-from engines.core.bots import RandomBot
 from engines.core.records import RecordError, load_record
 from engines.core.registry import game_class, game_ids
+from engines.core.search import check_bot, make_bot
 from referee.cli import UserError
 from referee.controllers import controller_for
 from referee.terminal import (
@@ -28,7 +28,7 @@ def register(sub) -> None:
         "shown only after the prompt 'pass to SEAT, press Enter'; 'cards' explains card codes."))
     p.add_argument("game", choices=game_ids(), help="the game to play (`tabletop games` lists them)")
     p.add_argument("--players", help="comma-separated seat names (default: the game's own)")
-    p.add_argument("--bot", action="append", default=[], metavar="SEAT", help=BOT_HELP)
+    p.add_argument("--bot", action="append", default=[], metavar="SEAT[:LEVEL]", help=BOT_HELP)
     p.add_argument("--dice", choices=["virtual", "typed"],
                    help="virtual: the referee rolls the dice; typed: players type each outcome. "
                         "Default: virtual, but typed for outcomes that happen on the table "
@@ -64,8 +64,9 @@ def run(args) -> int:
             players = args.players.split(",") if args.players else list(cls.default_players)
         game = game_class(gid)(options)
         seats = [Seat(p.strip()) for p in players]
-        for i in bot_seats([s.name for s in seats], args.bot):
-            seats[i].bot = RandomBot(None if seed is None else seed + i + 1)
+        for i, level in bot_seats([s.name for s in seats], args.bot).items():
+            check_bot(type(game), level)
+            seats[i].bot = make_bot(level, None if seed is None else seed + i + 1)
         tg = TerminalGame(game, seats, dice=dice_mode(gid, args.dice), seed=seed,
                           save=args.save or args.resume,
                           clear=clear_screen if sys.stdout.isatty() else None)

@@ -20,6 +20,7 @@ from device.keyboard import HELP, KeyboardInput
 from device.script import ScriptError, parse_script, post_all
 from engines.core import IllegalAction, OptionError
 from engines.core.registry import game_class, game_ids
+from engines.core.search import check_bot
 from referee.cli import UserError
 from referee.config import ConfigError, load_config
 from referee.journal import JournalError, open_for_table
@@ -42,7 +43,7 @@ def register(sub) -> None:
     p.add_argument("--dice", choices=["virtual", "panel", "camera"],
                    help="who rolls (default: virtual, or the config's; camera needs the config's [camera])")
     p.add_argument("--seed", type=int, help="seed for the virtual dice and bots")
-    p.add_argument("--bot", action="append", default=[], metavar="SEAT", help=BOT_HELP)
+    p.add_argument("--bot", action="append", default=[], metavar="SEAT[:LEVEL]", help=BOT_HELP)
     p.add_argument("--journal", help="the journal file (default: the config's, or tabletop-journal.sqlite)")
     p.add_argument("--new", action="store_true", help="abandon an unfinished game and start afresh")
     p.add_argument("--out", default="tabletop-sim", help="--sim: where the emulated displays write")
@@ -88,6 +89,8 @@ def run(args) -> int:
                    args.players.split(",") if args.players else list(cls.default_players))
         players = [p.strip() for p in players]
         bots = bot_seats(players, args.bot)
+        for level in bots.values():
+            check_bot(cls, level)
         dice = args.dice or (config.dice if config else "virtual")
         seed = args.seed if args.seed is not None else (config.seed if config else None)
         journal = open_for_table(journal_path)

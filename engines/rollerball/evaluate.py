@@ -1,0 +1,112 @@
+"""How the search bot judges a Rollerball v4 position, and how it samples what it cannot see
+(see ``engines.core.search``).
+
+Judging: five victory points win, so points count most; cards in hand are what a player can
+still build with, so they count a little; and the balls decide who scores next, so the balls'
+motion is run ahead for the next turns with the cards as they lie (the engine's own ``Motion``)
+and every base a ball will run over counts for its owner, nearer turns more. The strengths are
+turned into chances to win that add up to one.
+
+Sampling (``determinize``): a seat sees its own hand and bid, the cards on the board, the
+victory points, and for everyone else only counts. The cards it cannot see (other hands and
+bids, the deck, the discards, a scored card another player is deciding on) are pooled, sorted,
+shuffled with the bot's generator and dealt back into the same hidden places in the same
+numbers; during the secret bid another player's bid size is hidden too (their count includes
+it), so it is drawn afresh. The sorted pool and the counts are all the sampling reads, so two
+positions that look the same to the seat give the same worlds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+from functools import lru_cache
+
+from .movement import Motion
+from .state import RollerballState
+from .turn import WINNING_POINTS
+
+PER_POINT = 1.0
+"""Strength of one victory point."""
+
+PER_CARD = 0.12
+"""Strength of one card in hand."""
+
+PER_SCORE_AHEAD = (0.6, 0.35)
+"""Strength of a base a ball will run over in the next turn, and in the turn after."""
+
+
+@lru_cache(maxsize=4096)
+def scores_ahead(s: RollerballState) -> tuple[float, ...]:
+    """Each seat's bases the balls will run over in the next turns, weighed by nearness
+    (cached: many positions in a search differ only in hands and workmen)."""
+    ahead = [0.0] * len(s.players)
+    balls, cards, reverse = list(s.balls), list(s.cards), s.reverse
+    for weight in PER_SCORE_AHEAD:
+        motion = Motion(s.board, balls, cards, reverse, s.bases, list(s.workmen)).run()
+        for task in motion.tasks:
+            if task.kind == "score":
+                ahead[task.player] += weight
+        balls, cards, reverse = list(motion.balls), list(motion.cards), motion.reverse
+    return tuple(ahead)
+
+
+def strengths(s: RollerballState) -> list[float]:
+    n = len(s.players)
+    z = [PER_POINT * len(s.victory[p]) + PER_CARD * (len(s.hands[p]) + len(s.bids[p] or ()))
+         for p in range(n)]
+    if s.phase == "play" and s.balls:
+        board = replace(s, hands=(), bids=(), tasks=(), deck=(), discards=(), victory=(),
+                        workmen=("",) * n)  # workmen never change who scores
+        for p, v in enumerate(scores_ahead(board)):
+            z[p] += v
+    for p in range(n):  # the last point before winning is worth the most
+        if len(s.victory[p]) == WINNING_POINTS - 1:
+            z[p] += 0.5
+    return z
+
+
+def evaluate(s: RollerballState) -> tuple[float, ...]:
+    """Each seat's chance to win: a softmax of the strengths."""
+    z = strengths(s)
+    top = max(z)
+    weights = [math.exp(v - top) for v in z]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
+
+
+def determinize(s: RollerballState, seat: int, rng: random.Random) -> RollerballState:
+    """A full position that agrees with everything ``seat`` may see, the rest drawn at random."""
+    n = len(s.players)
+    bidding = s.phase == "bid"
+    pool = list(s.deck) + list(s.discards)
+    for q in range(n):
+        if q != seat:
+            pool += list(s.hands[q]) + list(s.bids[q] or ())
+    pool += [t.card for t in s.tasks if t.card and t.player != seat]
+    pool.sort()
+    rng.shuffle(pool)
+
+    def deal(count: int) -> tuple[str, ...]:
+        dealt = tuple(sorted(pool[:count]))
+        del pool[:count]
+        return dealt
+
+    hands, bids = list(s.hands), list(s.bids)
+    for q in range(n):
+        if q == seat:
+            continue
+        if bidding and bids[q] is not None:  # the hand and bid sizes are seen only as a sum
+            together = len(hands[q]) + len(bids[q])
+            bid_size = rng.randint(0, together)
+            bids[q] = deal(bid_size)
+            hands[q] = deal(together - bid_size)
+        else:
+            hands[q] = deal(len(hands[q]))
+    tasks = tuple(replace(t, card=deal(1)[0]) if t.card and t.player != seat else t
+                  for t in s.tasks)
+    deck = deal(len(s.deck))
+    discards = deal(len(s.discards))
+    return replace(s, hands=tuple(hands), bids=tuple(bids), tasks=tasks, deck=deck,
+                   discards=discards)
