@@ -289,12 +289,14 @@ def judge_shot(ep: Episode, recount: bool = True) -> dict:
              "shooter": shooter, "kind": kind, "gate": None, "verdict": "pass", "fouls": [],
              "off_board": len(off)}
     path = _shooter_path(ep, shooter)
+    if shooter in ep.unseen:  # its way is known only where it touched nothing (``_alone``)
+        path = np.stack([ep.before[shooter].centre, ep.after[shooter].centre])
     margin = 0.0
     if len(on_before) < 2 or shooter not in on_before:
         event["why"] = f"the shooter was not one of {len(on_before)} stones on the board"
     elif shooter in ep.struck and not ep.hand:  # stones do not move by themselves
         event["why"] = f"stone {shooter} moved with no hand in view: what moved it was not seen"
-    elif shooter in ep.unseen:
+    elif shooter in ep.unseen and not _alone(ep, shooter):
         event["why"] = "the shooter's way was not seen, only where it lay before and after"
     elif shooter in ep.lost:  # its path past where it was last seen decides the call
         event["why"] = "the shooter was lost on its way and not found at rest"
@@ -548,6 +550,19 @@ def _lost_near(ep: Episode, shooter: int) -> str:
     if gap > LOST_S * ep.fps:
         return f"shooter lost for {gap} frames"
     return ""
+
+
+def _alone(ep: Episode, shooter: int) -> bool:
+    """Whether the shooter moved alone: no stone came or went, and every other stone's patch of
+    the picture shows it did not budge (``Episode.shift`` measured, under STILL_MM). A sliding
+    stone goes straight until it hits something, and what it hits moves: then the straight line
+    between its two rests is its way, even where no frame of it was seen (a faint or blurred
+    shooter the tracks never caught)."""
+    if ep.appeared or ep.vanished:
+        return False
+    others = [s for s in ep.before if s != shooter]
+    return all(ep.shift.get(s) is not None and ep.shift[s] < STILL_MM
+               and ep.displacement(s) <= ep.move_mm for s in others)
 
 
 def _on_line(ep: Episode, shooter: int, track: Track | None) -> bool:
