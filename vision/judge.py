@@ -236,9 +236,31 @@ def judge_episode(ep: Episode) -> list[dict]:
         events.append(judge_shot(ep))
     if ep.vanished:
         start, end = ep.visit or (min(ep.onset.get(s, ep.start) for s in ep.vanished), ep.end)
+        for e in events:
+            if e["type"] == "shot" and e["verdict"] == "pass" and start <= e["start"] <= end:
+                _taken_at_the_shot(ep, e)
         events.append({"type": "pickup", "start": start, "end": end,
                        "stones": sorted(ep.vanished)})
     return events
+
+
+def _taken_at_the_shot(ep: Episode, event: dict) -> None:
+    """A pass where the hand took stones away while it set the shooter moving (the shot began
+    while the hand was at them) is left to the players. A player shoots one stone in one motion
+    and takes none meanwhile: a stone "taken" as the shot began is more likely the real shooter,
+    lost on its way (a pale or blurred stone, never found at rest), with a struck stone followed
+    as the shooter; or the hand touched two stones, itself a foul. Read either way, the pass is
+    not made out; a foul called on the stone followed is left as called (on the second reading it
+    is a foul anyway). Not a "stone" that lay against the shooter (their footprints within a
+    track's error): a stone found at rest as two touching parts loses the part not followed
+    when it is shot, and the shooter followed is that stone."""
+    shooter = ep.before[event["shooter"]]
+    taken = [s for s in sorted(ep.vanished)
+             if clearance(shooter.outline, ep.before[s].outline) > TRACK_MM]
+    if taken:
+        event.update(verdict="unsure", gate=None, confidence=0.0,
+                     why=f"stone {', '.join(map(str, taken))} left under the hand as the shot "
+                         "began: the shooter followed may not be the one shot")
 
 
 def _unseen_shooter(ep: Episode, sid: int) -> dict:
