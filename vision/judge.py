@@ -236,9 +236,31 @@ def judge_episode(ep: Episode) -> list[dict]:
         events.append(judge_shot(ep))
     if ep.vanished:
         start, end = ep.visit or (min(ep.onset.get(s, ep.start) for s in ep.vanished), ep.end)
+        for e in events:
+            if e["type"] == "shot" and e["verdict"] == "pass" and start <= e["start"] <= end:
+                _taken_at_the_shot(ep, e)
         events.append({"type": "pickup", "start": start, "end": end,
                        "stones": sorted(ep.vanished)})
     return events
+
+
+def _taken_at_the_shot(ep: Episode, event: dict) -> None:
+    """A pass where the hand took stones away while it set the shooter moving (the shot began
+    while the hand was at them) is left to the players. A player shoots one stone in one motion
+    and takes none meanwhile: a stone "taken" as the shot began is more likely the real shooter,
+    lost on its way (a pale or blurred stone, never found at rest), with a struck stone followed
+    as the shooter; or the hand touched two stones, itself a foul. Read either way, the pass is
+    not made out; a foul called on the stone followed is left as called (on the second reading it
+    is a foul anyway). Not a "stone" that lay against the shooter (their footprints within a
+    track's error): a stone found at rest as two touching parts loses the part not followed
+    when it is shot, and the shooter followed is that stone."""
+    shooter = ep.before[event["shooter"]]
+    taken = [s for s in sorted(ep.vanished)
+             if clearance(shooter.outline, ep.before[s].outline) > TRACK_MM]
+    if taken:
+        event.update(verdict="unsure", gate=None, confidence=0.0,
+                     why=f"stone {', '.join(map(str, taken))} left under the hand as the shot "
+                         "began: the shooter followed may not be the one shot")
 
 
 def _unseen_shooter(ep: Episode, sid: int) -> dict:
@@ -289,12 +311,14 @@ def judge_shot(ep: Episode, recount: bool = True) -> dict:
              "shooter": shooter, "kind": kind, "gate": None, "verdict": "pass", "fouls": [],
              "off_board": len(off)}
     path = _shooter_path(ep, shooter)
+    if shooter in ep.unseen:  # its way is known only where it touched nothing (``_alone``)
+        path = np.stack([ep.before[shooter].centre, ep.after[shooter].centre])
     margin = 0.0
     if len(on_before) < 2 or shooter not in on_before:
         event["why"] = f"the shooter was not one of {len(on_before)} stones on the board"
     elif shooter in ep.struck and not ep.hand:  # stones do not move by themselves
         event["why"] = f"stone {shooter} moved with no hand in view: what moved it was not seen"
-    elif shooter in ep.unseen:
+    elif shooter in ep.unseen and not _alone(ep, shooter):
         event["why"] = "the shooter's way was not seen, only where it lay before and after"
     elif shooter in ep.lost:  # its path past where it was last seen decides the call
         event["why"] = "the shooter was lost on its way and not found at rest"
@@ -548,6 +572,19 @@ def _lost_near(ep: Episode, shooter: int) -> str:
     if gap > LOST_S * ep.fps:
         return f"shooter lost for {gap} frames"
     return ""
+
+
+def _alone(ep: Episode, shooter: int) -> bool:
+    """Whether the shooter moved alone: no stone came or went, and every other stone's patch of
+    the picture shows it did not budge (``Episode.shift`` measured, under STILL_MM). A sliding
+    stone goes straight until it hits something, and what it hits moves: then the straight line
+    between its two rests is its way, even where no frame of it was seen (a faint or blurred
+    shooter the tracks never caught)."""
+    if ep.appeared or ep.vanished:
+        return False
+    others = [s for s in ep.before if s != shooter]
+    return all(ep.shift.get(s) is not None and ep.shift[s] < STILL_MM
+               and ep.displacement(s) <= ep.move_mm for s in others)
 
 
 def _on_line(ep: Episode, shooter: int, track: Track | None) -> bool:

@@ -285,6 +285,9 @@ class MotionSegmenter:
     _within: np.ndarray | None = None  # the change each pixel must exceed (0: the global level)
     _flickers: np.ndarray | None = None  # 255 where a pixel flickers over the level
     _learned: int = 0  # frames at rest the flicker was learned on
+    _base: np.ndarray | None = None  # the change each pixel had to exceed early in this rest
+    _held: np.ndarray | None = None  # per thumbnail pixel, frames at rest it stayed beyond _base
+    _rested: int = 0  # frames at rest before _base was taken
     _moved: np.ndarray | None = None  # 255 where a pixel changed beyond its flicker this episode
 
     @property
@@ -325,6 +328,7 @@ class MotionSegmenter:
         self._start, self._stones, self._stirred, self._prev_frame = -1, False, None, None
         self._still = self._calm = self._moved = None
         self._indices, self._frames, self._hands = [], [], []
+        self._base, self._held, self._rested = None, None, 0
 
     def push(self, index: int, frame: np.ndarray) -> Segment | None:
         if self._ref is None:
@@ -340,12 +344,15 @@ class MotionSegmenter:
         small, diff, raw = self._unflickered(small, level, warming)
         if not self.moving:
             changed = _above(diff, level)
-            if cv2.countNonZero(changed) < MIN_PIXELS or self._flickers_only(changed, raw, level):
+            quiet = cv2.countNonZero(changed) < MIN_PIXELS or self._flickers_only(changed, raw, level)
+            grown = quiet and not warming and self._accumulated(raw, level)
+            if quiet and not grown:
                 if not warming:
                     self._learn(raw, level)
                 self._prev, self._moved = small, None
                 return None
-            self._start = index
+            # a change that grew at rest began when its pixels first left the scene at rest
+            self._start = index - int(self._held.max()) + 1 if grown else index
             self._still = (index, small)
             self._calm = (index, small, frame)
         assert self._still is not None and self._calm is not None
@@ -380,7 +387,8 @@ class MotionSegmenter:
             self._stirred = stirred
         self._buffer(index, tracked, hand)
         if not self._stones and stones(to_ref):
-            self._stones, self._calm, self._first = True, (index, small, frame), index
+            self._stones, self._calm = True, (index, small, frame)
+            self._first = self._start if self._start < self._indices[0] else index
         # still since the last frame (the usual case in motion): the same difference
         to_still = to_prev if self._still[1] is self._prev else change_mask(small, self._still[1], level)
         if cv2.countNonZero(to_prev) >= MIN_PIXELS or cv2.countNonZero(to_still) >= MIN_PIXELS:
@@ -424,6 +432,34 @@ class MotionSegmenter:
         small = small.copy()
         cv2.copyTo(self._ref, calm, small)
         return small, cv2.bitwise_and(raw, cv2.bitwise_not(calm)), raw
+
+    def _accumulated(self, raw: np.ndarray, level: float) -> bool:
+        """Whether the scene at rest now differs from the last scene at rest (``_ref``) by a
+        change that stayed: beyond what each pixel had to exceed early in this rest (the level,
+        or its flicker learned until then), in the same pixels for ``settle_s`` running,
+        over half a small stone, away from the picture's border.
+
+        Flicker is learned frame by frame, so a faint stone (less than ``FLICKER_MAX`` levels
+        from the board) creeping on by itself, or gone from its place in a blurred streak of two
+        frames, was learned as flicker a little at a time and never opened an episode: the
+        judge missed a stone moved. Against the scene at rest before, such a
+        change accumulates and stays, while flicker comes and goes; a stone arriving or leaving
+        changes its pixels for good. The episode it opens is judged like any other, from the
+        scenes at rest before and after. The scene at rest is a single frame with its own
+        flicker, which every later frame lacks: what each pixel must exceed is taken once that
+        flicker was learned, ``settle_s`` into the rest."""
+        if self._base is None or self._base.shape != raw.shape:
+            self._rested += 1
+            if self._rested < self.settle_frames:
+                return False
+            floor = int(level)
+            self._base = np.full(raw.shape, floor, np.uint8) if self._within is None else \
+                cv2.max(self._within, floor)
+            self._held = np.zeros(raw.shape, np.uint8)
+        over = cv2.erode(cv2.compare(raw, self._base, cv2.CMP_GT), SPECK)
+        self._held = cv2.bitwise_and(cv2.add(self._held, 1), over)
+        lasting = cv2.threshold(self._held, self.settle_frames - 1, 1, cv2.THRESH_BINARY)[1]
+        return cv2.countNonZero(lasting) >= self.view.min_pixels and not _on_border(lasting)
 
     @staticmethod
     def _flickers_only(changed: np.ndarray, raw: np.ndarray, level: float) -> bool:

@@ -10,9 +10,11 @@ two pieces and a hit), the Rocca rules "Fouls".
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-from tests.vision.test_judge_geometry import GATE, stone
+from tests.vision.test_judge_geometry import GATE, R, stone
 from vision.judge import STILL_MM, Episode, Track, judge_episode, resample
 
 
@@ -185,3 +187,26 @@ def test_a_gate_stone_set_moving_by_another_stone_is_not_the_shooters_touch():
     assert e["verdict"] == "unsure" and "set moving by stone 3" in e["why"]
     alone = _episode({0: (100.0, 182.0), **GATE}, {**shooter, **gate_moves}, onset={0: 10, 1: 27})
     assert _shot(alone)["fouls"] == ["touched_gate"]
+
+
+def test_a_pass_while_the_hand_took_another_stone_is_for_the_players():
+    """Rocca rules "Fouls" (the hand touches more than one piece when shooting) and the Rubber
+    Band: the shooter followed (0) went cleanly through the gate, but stone 3 was not found at
+    rest and the hand was at it from frame 8 to 30, as the shot began (frame 10): either the
+    hand touched two stones (a foul) or stone 3 was the real shooter, lost on its way, and
+    stone 0 only struck. Neither makes a pass: unsure, with the reason, and the pickup is still
+    given. A stone taken once the shot had begun (the hand back after the shooter left) leaves
+    the pass standing, and so does a "stone" that lay against the shooter (one stone found at
+    rest as two touching parts: the part not followed is gone when the stone is shot)."""
+    stones = {0: (100.0, 200.0), **GATE, 3: (60.0, 260.0)}
+    ep = _episode(stones, {0: [(100.0, 200.0), (300.0, 200.0)]})
+    gone = {s: f for s, f in ep.after.items() if s != 3}
+    at_the_shot = replace(ep, after=gone, visit=(8, 30))
+    shot, pickup = judge_episode(at_the_shot)
+    assert (shot["verdict"], shot["fouls"]) == ("unsure", []) and "stone 3" in shot["why"]
+    assert (pickup["type"], pickup["stones"]) == ("pickup", [3])
+    assert _shot(replace(ep, after=gone, visit=(40, 60)))["verdict"] == "pass"
+    part = {**stones, 3: (100.0, 200.0 + 2 * R)}  # its footprint against the shooter's
+    ep = _episode(part, {0: [(100.0, 200.0), (300.0, 200.0)]})
+    gone = {s: f for s, f in ep.after.items() if s != 3}
+    assert _shot(replace(ep, after=gone, visit=(8, 30)))["verdict"] == "pass"

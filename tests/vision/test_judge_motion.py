@@ -14,15 +14,15 @@ from vision.motion import GROW, SETTLE_S, MotionSegmenter, View, hand_region, no
 
 
 def _scene(rng: np.random.Generator, square_at: float | None, noise: float = 3.0,
-           arm_to: int | None = None) -> np.ndarray:
-    """A textured table, a 40 px square stone at (square_at, 200) and an arm reaching down from
-    the top border to ``arm_to`` (its fingertip's y) at x 300-330."""
+           arm_to: int | None = None, colour: tuple[int, int, int] = (40, 60, 200)) -> np.ndarray:
+    """A textured table, a 40 px square stone of ``colour`` at (square_at, 200) and an arm
+    reaching down from the top border to ``arm_to`` (its fingertip's y) at x 300-330."""
     img = np.full((480, 640, 3), 110, np.float32)
     img[::7] += 20  # some texture
     img[320:360, 520:560] = (200, 180, 60)  # a stone that never moves
     if square_at is not None:
         x = int(square_at)
-        img[200:240, x:x + 40] = (40, 60, 200)
+        img[200:240, x:x + 40] = colour
     if arm_to is not None:
         img[:arm_to, 300:330] = (150, 170, 210)
     img += rng.normal(0, noise, img.shape)
@@ -37,12 +37,13 @@ def _flicker(rng: np.random.Generator, img: np.ndarray) -> None:
 
 
 def _run(positions: list[float | None], fps: float = 60.0, arms: list[int | None] | None = None,
-         frames: list[np.ndarray] | None = None, flicker: bool = False):
+         frames: list[np.ndarray] | None = None, flicker: bool = False,
+         colour: tuple[int, int, int] = (40, 60, 200)):
     rng = np.random.default_rng(1)
     seg = MotionSegmenter(fps, View(0, 0, 640, 480, thumb=4, track=2, stone=10))  # 40 px stones
     out = []
     for i, p in enumerate(positions):
-        frame = _scene(rng, p, arm_to=arms[i] if arms else None)
+        frame = _scene(rng, p, arm_to=arms[i] if arms else None, colour=colour)
         if flicker:
             _flicker(rng, frame)
         if frames is not None:
@@ -72,6 +73,37 @@ def test_slow_creep_is_not_cut_into_pieces():
     positions = [100.0] * 5 + [100.0 + k for k in range(1, 41)] + [140.0] * 20
     segs = _run(positions)
     assert len(segs) == 1 and segs[0].end >= 40
+
+
+FAINT = (130, 130, 130)  # 20 grey levels above the table: under the most flicker is learned up to
+
+
+def _grey(frame: np.ndarray, x: int) -> float:
+    """The mean grey of a 10 px square of ``frame`` around (x, 220), off the table's stripes."""
+    return float(frame[215:225, x - 5:x + 5].mean())
+
+
+def test_a_faint_stone_creeping_with_no_hand_opens_an_episode():
+    """A stone of nearly the table's brightness creeps 60 px (1.5 of its size) by itself at 2 px
+    a frame, with no hand in the picture, and stops. Frame to frame its change is small and
+    inside the picture, like compression flicker, and was learned as flicker a little at a
+    time: nothing was judged. Against the scene at rest before, the change stays: one episode,
+    from about when it began to creep (frame 20), whose scene at rest after shows the stone at
+    its new place."""
+    positions = [100.0] * 20 + [100.0 + 2 * k for k in range(1, 31)] + [160.0] * 30
+    (s,) = _run(positions, colour=FAINT)
+    assert 20 <= s.start <= 24 and s.end >= 40
+    assert _grey(s.before, 110) > 125 > _grey(s.after, 110)  # its place before: left
+    assert _grey(s.after, 190) > 125  # where it came to rest
+
+
+def test_a_faint_stone_gone_in_a_two_frame_streak_opens_an_episode():
+    """The same faint stone leaves the picture in two frames (a blurred streak off the board)
+    with no hand in view: its place stays changed, so an episode is opened, starting where it
+    left; its ``after`` scene no longer shows it."""
+    positions = [100.0] * 20 + [300.0, 500.0] + [None] * 30
+    (s,) = _run(positions, colour=FAINT)
+    assert s.start == 20 and _grey(s.before, 120) > 125 > _grey(s.after, 120)
 
 
 @pytest.mark.parametrize("fps", [24, 25, 30, 50, 60])

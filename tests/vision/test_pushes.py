@@ -73,3 +73,39 @@ def test_the_same_push_with_nothing_struck_stays_a_nudge():
     events, judge = _run(_push(c, start, stop, {3: [far]}))
     assert not [e for e in events if e["type"] == "shot"]
     assert len(judge.rest) == 4
+
+
+def test_a_gentle_push_that_runs_on_after_the_hand_lets_go_is_a_shot():
+    """Rocca rules "How to play" (a piece may be pushed in one motion) and "Fouls" (not through
+    its gate): the finger pushes the stone 8 mm, the hand lifts off, and the stone runs on by
+    itself 9 mm more, slowing down (2 mm a frame to 1, at 30 fps: 60 to 30 mm/s, slower on each
+    step than a flicked stone), to rest 17 mm from its place, less than its own size. A nudge
+    stops as the hand stops; this stone went on, step after step, the same way, with no hand on
+    it: a shot, and far from any gate, not through."""
+    start, push_to = (240.0, 150.0), (248.0, 150.0)
+    run_on = [248.0 + s for s in (2.0, 3.8, 5.4, 6.8, 8.0, 9.1)]
+    stop = (run_on[-1], 150.0)
+    c = Composer([*GATE, start])
+    rest = {**GATE_AWAY, 2: start}
+    frames = [c.frame(rest) for _ in range(12)]
+    tip = c.px((start[0] - 16, start[1]))
+    for j in range(1, 9):  # the arm reaches in from the West to just behind the stone
+        f = c.frame(rest)
+        draw_hand(f, (0, tip[1]), (int(tip[0] * j / 8), tip[1]), width=40)
+        frames.append(f)
+    for j in range(1, 7):  # the finger on it, pushing
+        at = (start[0] + (push_to[0] - start[0]) * j / 6, start[1])
+        f = c.frame({**GATE_AWAY, 2: at})
+        finger = c.px((at[0] - 16, at[1]))
+        draw_hand(f, (0, tip[1]), finger, width=40)
+        frames.append(f)
+    for j, x in enumerate(run_on):  # lifted off at once (gone in two frames); the stone runs on
+        f = c.frame({**GATE_AWAY, 2: (x, 150.0)})
+        if j == 0:
+            draw_hand(f, (0, tip[1]), (int(tip[0] * 0.3), tip[1]), width=40)
+        frames.append(f)
+    frames += [c.frame({**GATE_AWAY, 2: stop}) for _ in range(20)]
+    events, judge = _run(frames)
+    (shot,) = [e for e in events if e["type"] == "shot"]
+    assert (shot["verdict"], shot["fouls"]) == ("foul", ["not_through"])
+    assert np.hypot(*np.subtract(judge.rest[shot["shooter"]].centre, stop)) < 3.0

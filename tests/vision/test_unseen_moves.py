@@ -13,6 +13,7 @@ before and after is for the players.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.vision.drawn_scene import draw_hand
 from tests.vision.judge_clips import GATE, SIZE_MM, Composer
@@ -43,10 +44,10 @@ def _clip(c: Composer, stay: int, elsewhere: tuple[float, float]) -> list[np.nda
     return frames + [c.frame({**GATE_AT, 2: elsewhere}) for _ in range(30)]
 
 
-def _episode(stay: int) -> tuple[LiveJudge, Segment, dict, dict]:
+def _episode(stay: int, stop: tuple[float, float] = STOP) -> tuple[LiveJudge, Segment, dict, dict]:
     """The clip's motion episode as the live judge's segmenter cut it, the stones at rest
     before it (ids) and the stones the detector finds at rest after it, under new ids."""
-    frames = _clip(Composer([*GATE, START]), stay, STOP)
+    frames = _clip(Composer([*GATE, START]), stay, stop)
     judge = LiveJudge(SIZE_MM, FPS)
     judge.feed(frames[0], 0.0)
     seg = next(s for i, f in enumerate(frames[1:], 1) if (s := judge._segmenter.push(i, f)))
@@ -96,3 +97,23 @@ def test_a_shot_known_only_from_the_scenes_at_rest_is_for_the_players():
     (event,) = judge_episode(ep)
     assert (event["type"], event["shooter"], event["verdict"]) == ("shot", _shooter_id(before), "unsure")
     assert "not seen" in event["why"]
+
+
+@pytest.mark.parametrize(("stop", "call"), [(STOP, ("foul", ["not_through"])),
+                                            ((300.0, 150.0), ("pass", []))])
+def test_a_shot_that_moved_no_other_stone_is_judged_on_the_straight_line_between_its_rests(
+        stop, call):
+    """Rocca ruling, Rubber Band: a shot passes only when the shooter crossed between the gate
+    stones and got wholly past the band. The shooter was never seen on its way, but the gate
+    stones' own patches of the picture show they did not budge: a sliding stone goes straight
+    until it hits something, and nothing was hit, so the straight line between its two rests is
+    its way. Stopped short of the gate it is a foul (not through); come to rest well past it,
+    through the middle of the gate, a pass. The players are not asked what the picture shows."""
+    judge, seg, before, after = _episode(0, stop)
+    unseen = judge._tracker._moved_unseen(seg, before, after, {})
+    shift = {i: float(np.linalg.norm(d)) for i in before if i in after
+             and (d := judge._tracker._shift(seg.before, seg.after, before[i])) is not None}
+    ep = Episode(seg.start, seg.end, FPS, before, after, shift=shift, unseen=unseen)
+    (event,) = judge_episode(ep)
+    assert event["shooter"] == _shooter_id(before)
+    assert (event["verdict"], event["fouls"]) == call

@@ -208,4 +208,28 @@ class Following(Losses, Background, Follower):
         by a millimetre or two as a hand's shadow leaves it)."""
         if np.linalg.norm(end.centre - start.centre) > 2 * radius_mm(start):
             return False
-        return not self._slid_free(seg, track.xy, track.seen, start)
+        return not (self._slid_free(seg, track.xy, track.seen, start)
+                    or self._pushed_on(seg, track, start))
+
+    def _pushed_on(self, seg: Segment, track: Track, start: Footprint) -> bool:
+        """Whether the stone went on by itself once the hand let go: over four sightings
+        running with no hand on it, every step onward (the way of the step before) and longer
+        than a still stone's sightings jitter (1 mm), the last off its own place (by more than
+        its radius). A gentle push (100-300 mm/s, the rules allow a push in one motion) slows to
+        a stop a stone's size on, under the speed ``_slid_free`` asks of a large stone on each
+        step (0.15 of its radius a frame); a nudge stops as the hand stops, and a blob's centre
+        jumps once as the hand's shadow leaves it, then lies still: neither runs on, step after
+        step, the same way."""
+        seen = np.flatnonzero(track.seen)
+        if len(seen) < 4:
+            return False
+        xy = track.xy
+        held = np.array([self._hand_at(seg.hands[k], xy[k], start) for k in range(len(xy))])
+        hands = np.concatenate([[0], np.cumsum(held)])
+        a, b, c, d = seen[:-3], seen[1:-2], seen[2:-1], seen[3:]
+        free = hands[d + 1] == hands[a]
+        steps = [xy[q] - xy[p] for p, q in ((a, b), (b, c), (c, d))]
+        long = np.all([np.linalg.norm(v, axis=1) > 1.0 for v in steps], axis=0)
+        onward = (np.sum(steps[0] * steps[1], axis=1) > 0) & (np.sum(steps[1] * steps[2], axis=1) > 0)
+        off = np.linalg.norm(xy[d] - start.centre, axis=1) > radius_mm(start)
+        return bool(np.any(free & long & onward & off))
