@@ -70,8 +70,14 @@ def _names(names: list[str]) -> str:
 
 
 def _player_count(item: str, seats: list[str]) -> str:
-    """A "3 players" menu line with the seats that would play ("3 players: ana, ben and cy")."""
-    return f"{item}: {_names(seats[:int(item.split()[0])])}"
+    """A "3 players" menu line with the seats that would play ("3 players: ana, ben and cy");
+    "vs the Pi: hard" with the seat that would play the Pi ("ana against the Pi, hard")."""
+    count, _, _ = item.partition(" ")
+    if count.isdigit():
+        return f"{item}: {_names(seats[:int(count)])}"
+    if item.startswith("vs the Pi: ") and seats:
+        return f"{seats[0]} against the Pi, {item.removeprefix('vs the Pi: ')}"
+    return item
 
 
 def _option(item: str) -> str:

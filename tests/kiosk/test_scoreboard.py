@@ -4,6 +4,7 @@ every piece where the rules put it, the calls in sentences, Rocca's bowls with t
 import re
 
 from engines.core.registry import game_class
+from referee.kiosk_config import KioskConfig
 from referee.web.board_svg import board_svg
 from referee.web.scoreboard import plain_calls, view
 
@@ -91,5 +92,19 @@ def test_between_games_the_room_reads_what_the_table_does_not_the_panels_keys(fa
         room = view(t.night.published)["room"]
         assert room["heading"] == "Pig is over" and "wins" in room["headline"]
         assert room["lines"][0] == "1 game played tonight"
+    finally:
+        t.close()
+
+
+def test_the_room_reads_the_choice_of_playing_the_pi_in_words(factory, tmp_path):
+    """The players menu of a game the Pi can play ends with "vs the Pi: LEVEL" lines; the room
+    is told who would play it ("ana against the Pi, hard"), not the panel's menu text."""
+    t = KioskTable(factory, tmp_path / "night.sqlite", KioskConfig(games=("stoneball",)))
+    try:
+        t.press("ana", "ok")
+        t.press("ana", "ok")  # Stoneball: the player counts, then the Pi's levels
+        lines = view(t.night.published)["room"]["lines"]
+        assert "   ana against the Pi, hard" in lines, lines
+        assert not [line for line in lines if "vs the Pi" in line]
     finally:
         t.close()
