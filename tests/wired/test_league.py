@@ -5,14 +5,13 @@ with its winner, and sees the table go offline when systemd stops the service.""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from referee.league.config import parse_broker
 from referee.league.room import Room
 from referee.league.room_store import RoomStore
 from tests.league.mosquitto import Mosquitto
+from tests.league.test_link import until
 
 from .bench import WiredBench, free_port, play, play_pig_to_the_end
 from .test_game_night import choose, games_in
@@ -24,15 +23,6 @@ def broker(tmp_path):
     m = Mosquitto(tmp_path / "broker").start()
     yield m
     m.kill()
-
-
-def until(check, seconds: float = 20.0) -> bool:
-    end = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def test_a_wired_table_reports_its_night_to_the_room(wired, broker, tmp_path):
