@@ -11,12 +11,12 @@ played by mistake) and restored.
 from __future__ import annotations
 
 import json
+import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from referee.web.limits import MAX_CLIENTS, REQUEST_SECONDS, BoundedHTTPServer, deadline_reader
+from referee.web.limits import MAX_CLIENTS, BoundedHTTPServer, PageHandler
 from referee.web.pins import PinGuard
 
 from .room import Room
@@ -150,6 +150,7 @@ class RoomPage:
                  port: int = 8090):
         self.room = room
         self.pins = PinGuard(admin_pin)
+        self.closed = threading.Event()
         self.httpd = BoundedHTTPServer((bind, port), _handler(self), MAX_CLIENTS)
 
     @property
@@ -161,38 +162,14 @@ class RoomPage:
         self.httpd.serve_forever()
 
     def close(self) -> None:
+        self.closed.set()  # a long poll still waiting must not read the room once it is closed
         self.httpd.shutdown()
         self.httpd.server_close()
 
 
 def _handler(page: RoomPage) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(PageHandler):
         server_version = "TabletopRoom"
-        sys_version = ""
-        default_request_version = "HTTP/1.0"
-        timeout = REQUEST_SECONDS
-
-        def setup(self) -> None:
-            super().setup()
-            self.rfile.close()
-            self.rfile = deadline_reader(self.connection, REQUEST_SECONDS)
-
-        def log_message(self, format: str, *args) -> None:  # noqa: A002 (http.server's name)
-            return
-
-        def _send(self, status: HTTPStatus, body: bytes, ctype: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("Content-Security-Policy",
-                             "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def _json(self, status: HTTPStatus, data: Any) -> None:
-            self._send(status, json.dumps(data).encode(), "application/json")
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             url = urlsplit(self.path)
@@ -203,6 +180,9 @@ def _handler(page: RoomPage) -> type[BaseHTTPRequestHandler]:
             after = parse_qs(url.query).get("after", [""])[0]
             if after.lstrip("-").isdigit():
                 page.room.wait(int(after), LONG_POLL_SECONDS)
+            if page.closed.is_set():  # the page has stopped; its client is gone or will retry
+                self.close_connection = True
+                return
             self._json(HTTPStatus.OK, page.room.snapshot())
 
         def do_POST(self) -> None:  # noqa: N802

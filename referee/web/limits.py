@@ -15,7 +15,9 @@ import socket
 import sys
 import threading
 import time
-from http.server import ThreadingHTTPServer
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 MAX_CLIENTS = 32
 """Connections served at once: the Pi's screen polls with one, a few phones may watch."""
@@ -96,3 +98,36 @@ class BoundedHTTPServer(ThreadingHTTPServer):
         """One line for the log instead of http.server's traceback."""
         exc = sys.exc_info()[1]
         print(f"big screen: a request from {client_address[0]} failed: {exc!r}", file=sys.stderr)
+
+
+class PageHandler(BaseHTTPRequestHandler):
+    """What every page this Pi serves shares: a deadline on each request's body (a client that
+    sends slowly cannot hold a thread), no access log (it would only wear the SD card), and
+    responses that are never cached or sniffed, under a content policy that keeps the page to
+    its own origin. A subclass sets ``timeout`` (the deadline, seconds) and ``csp``."""
+
+    sys_version = ""
+    default_request_version = "HTTP/1.0"  # a malformed request's error has a status line too
+    timeout: float = REQUEST_SECONDS
+    csp = "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'"
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()
+        self.rfile = deadline_reader(self.connection, self.timeout)
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (http.server's name)
+        return
+
+    def _send(self, status: HTTPStatus, body: bytes, ctype: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", self.csp)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _json(self, status: HTTPStatus, data: Any) -> None:
+        self._send(status, json.dumps(data).encode(), "application/json")

@@ -21,7 +21,7 @@ from typing import Any
 from device.events import InputEvent
 
 from .camera import CameraView
-from .limits import MAX_CLIENTS, REQUEST_SECONDS, BoundedHTTPServer, deadline_reader
+from .limits import MAX_CLIENTS, REQUEST_SECONDS, BoundedHTTPServer, PageHandler
 from .page import PAGE
 from .pins import LOCKOUT_SECONDS, MAX_WRONG_PINS, PinGuard
 from .scoreboard import board, view
@@ -64,33 +64,10 @@ class BigScreen:
 
 
 def _handler(screen: BigScreen) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(PageHandler):
         server_version = "TabletopBigScreen"
-        sys_version = ""
-        default_request_version = "HTTP/1.0"  # a malformed request's error has a status line too
         timeout = screen.request_seconds
-
-        def setup(self) -> None:
-            super().setup()
-            self.rfile.close()
-            self.rfile = deadline_reader(self.connection, screen.request_seconds)
-
-        def log_message(self, format: str, *args) -> None:  # noqa: A002 (http.server's name)
-            return  # the journal is the record; an access log would only wear the SD card
-
-        def _send(self, status: HTTPStatus, body: bytes, ctype: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("Content-Security-Policy",
-                             "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def _json(self, status: HTTPStatus, data: Any) -> None:
-            self._send(status, json.dumps(data).encode(), "application/json")
+        csp = PageHandler.csp + "; img-src 'self'"  # the board's SVG and the camera's picture
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             path = self.path.split("?", 1)[0]
