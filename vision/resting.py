@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.assignment import assign
-from vision.footprints import area_mm2, radius_mm, touches_edge, with_id
+from vision.footprints import area_mm2, radius_mm, roundness, touches_edge, with_id
 from vision.judge import MOVE_MM, STILL_MM, Footprint, Track, clearance, convex
 from vision.motion import GROW, SPECK, Segment
 from vision.patches import place_left
@@ -74,7 +74,11 @@ class AtRest:
             for r, c in assign(cost, float(reach.max())):
                 after[ids[r]] = with_id(found[c], ids[r])
                 used.add(c)
+            apart = self._found_apart(before, found, after, used, changed_px)
+            used |= {c for parts in apart.values() for c in parts}
             used |= self._rejoined(before, found, after, used)
+        else:
+            apart = {}
         self._detected = dict(after)
         loose_after = [f for c, f in enumerate(found) if c not in used]
         loose_before = [i for i in ids if i not in after]
@@ -99,6 +103,7 @@ class AtRest:
                         continue  # nothing changed, nor shown by the picture: forgotten
                 after[i] = before[i]
         pending, self.pending = self.pending, []
+        self._split_apart(before, found, after, apart, pending)
         for f, c in zip(list(loose_after), came, strict=True):
             if c:
                 continue
@@ -112,6 +117,57 @@ class AtRest:
             else:
                 self.pending.append(f)
         return after, loose_before, loose_after
+
+    def _found_apart(self, before: dict[int, Footprint], found: list[Footprint],
+                     after: dict[int, Footprint], used: set[int], changed_px: np.ndarray
+                     ) -> dict[int, list[int]]:
+        """Known stones that the detector now finds as two stones or more, where nothing changed:
+        the detection matched to it and others on its place, each smaller than it (by MERGED)
+        and each rounder than it. Stones that came to rest touching are often found as one at
+        first (blurred together at the drop, one stone of twice the size, less round than one);
+        that stone kept its place at every rest after, and the stones the detector found on it
+        later were taken for it found off its centre, so one stone of the two was never
+        counted. A stone found in halves (a dark stone split by its lit top) is the other way
+        round: its halves are less round than it (`_rejoined` joins them). Returns, per known
+        stone, the detections (indices of ``found``) found on it besides its own; `_split_apart`
+        decides."""
+        apart: dict[int, list[int]] = {}
+        taken: set[int] = set()
+        for i, d in after.items():
+            known = before[i]
+            size = area_mm2(known)
+            if area_mm2(d) * MERGED >= size or self._patch_changed(changed_px, known):
+                continue
+            parts = [c for c, f in enumerate(found) if c not in used | taken
+                     and area_mm2(f) * MERGED < size and clearance(f.outline, known.outline) < 0]
+            held = roundness(known)
+            if parts and all(roundness(f) > held for f in [d, *(found[c] for c in parts)]):
+                apart[i] = parts
+                taken |= set(parts)
+        return apart
+
+    def _split_apart(self, before: dict[int, Footprint], found: list[Footprint],
+                     after: dict[int, Footprint], apart: dict[int, list[int]],
+                     pending: list[Footprint]) -> None:
+        """Known stones found as several (`_found_apart`) are that many stones once the detector
+        finds them so at two rests running (``pending``: what the last rest found where nothing
+        changed), each part within its own size of where it was found then (on a known stone's
+        place where nothing moved, a detection is no other stone than the one it was): the known stone is the
+        part matched to it (it did not move: its place at rest starts over from this
+        detection), each other part a stone of its own that was there all along (a new id, no
+        event). Found so once, the parts wait in ``self.pending``. In place."""
+        for i, parts in apart.items():
+            again = all(any(np.linalg.norm(p.centre - found[c].centre) < radius_mm(found[c])
+                            for p in pending) for c in parts)
+            if not again:
+                self.pending += [found[c] for c in parts]
+                continue
+            before[i] = after[i] = self._detected[i]
+            self.sightings[i] = [(after[i].centre, area_mm2(after[i]))]
+            for c in parts:
+                sid = self._new(found[c], before, after)
+                self._detected[sid] = found[c]
+                self.sightings[sid] = [(found[c].centre, area_mm2(found[c]))]
 
     @staticmethod
     def _rejoined(before: dict[int, Footprint], found: list[Footprint], after: dict[int, Footprint],
