@@ -93,10 +93,13 @@ class AtRest:
                 cover |= self._mask(f, changed_px.shape) > 0
             else:
                 off_centre |= {i for i in loose_before if clearance(f.outline, before[i].outline) < 0}
+        parts, self.parts = self.parts, {}
         for i in ids:
             if not self._patch_changed(changed_px, before[i], cover):
                 if i in loose_before:
                     loose_before.remove(i)
+                    if self._part_of(before, after, i, parts):
+                        continue
                     if i not in self.confirmed | hidden | off_centre and \
                             not self._shown_at_rest(frame, before[i], [*before.values(), *found]):
                         del before[i]  # seen once, never again where it could be seen and
@@ -145,6 +148,32 @@ class AtRest:
                 apart[i] = parts
                 taken |= set(parts)
         return apart
+
+    def _part_of(self, before: dict[int, Footprint], after: dict[int, Footprint], i: int,
+                 parts: dict[int, int]) -> bool:
+        """Whether the known stone ``i``, not found at this rest where nothing changed, is a part
+        of another known stone: the detection matched to that one lies over it, is larger than
+        that stone was known and rounder than both (a stone found whole; two stones found as
+        one are less round than each of them, `_found_apart`). A stone found as two pieces at a
+        rest (its shaded side cut off from its lit top) was counted twice from then on: the
+        piece was kept at its place at every rest after, found whole or not. Found so at two
+        rests running (``parts``: the last rest's, ``self.parts``: this one's), the piece
+        leaves the scene (in place: from ``before``, no event) and the stone is the whole
+        detection (its place at rest starts over from it). Returns whether it left."""
+        fp = before[i]
+        for k, d in self._detected.items():
+            if k == i or k not in before or clearance(d.outline, fp.outline) >= 0 or \
+                    area_mm2(d) <= area_mm2(before[k]) or \
+                    roundness(d) <= max(roundness(before[k]), roundness(fp)):
+                continue
+            if parts.get(i) != k:
+                self.parts[i] = k
+                return False
+            del before[i]
+            before[k] = after[k] = d
+            self.sightings[k] = [(d.centre, area_mm2(d))]
+            return True
+        return False
 
     def _split_apart(self, before: dict[int, Footprint], found: list[Footprint],
                      after: dict[int, Footprint], apart: dict[int, list[int]],
