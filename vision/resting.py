@@ -56,7 +56,8 @@ class AtRest:
         not known to have stayed: the detector decides. A stone found a little off a known
         stone's place in another colour (by more than COLOUR_SPAN) is not that stone: the
         shooter that struck it and came to rest next to its place, say (the stone struck went
-        on).
+        on). Two stones found as one at first and apart since are split (`_found_apart`,
+        `_split_apart`); a known stone that was a piece of another leaves (`_part_of`).
         """
         ids = list(before)
         after: dict[int, Footprint] = {}
@@ -181,10 +182,10 @@ class AtRest:
         """Known stones found as several (`_found_apart`) are that many stones once the detector
         finds them so at two rests running (``pending``: what the last rest found where nothing
         changed), each part within its own size of where it was found then (on a known stone's
-        place where nothing moved, a detection is no other stone than the one it was): the known stone is the
-        part matched to it (it did not move: its place at rest starts over from this
-        detection), each other part a stone of its own that was there all along (a new id, no
-        event). Found so once, the parts wait in ``self.pending``. In place."""
+        place where nothing moved, a detection is no other stone than the one it was): the
+        known stone is the part matched to it (it did not move: its place at rest starts over
+        from this detection), each other part a stone of its own that was there all along (a
+        new id, no event). Found so once, the parts wait in ``self.pending``. In place."""
         for i, parts in apart.items():
             again = all(any(np.linalg.norm(p.centre - found[c].centre) < radius_mm(found[c])
                             for p in pending) for c in parts)
