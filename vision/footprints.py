@@ -35,6 +35,15 @@ def area_mm2(fp: Footprint) -> float:
     return float(cv2.contourArea(fp.outline.astype(np.float32))) if len(fp.outline) >= 3 else 0.0
 
 
+def roundness(fp: Footprint) -> float:
+    """The share of its smallest enclosing circle the outline fills: about 0.9 for one round
+    stone, about 0.6 for two touching ones found as one (a stadium), 0.5 for half a stone."""
+    if len(fp.outline) < 3:
+        return 1.0
+    _, r = cv2.minEnclosingCircle(fp.outline.astype(np.float32))
+    return area_mm2(fp) / (np.pi * r * r) if r > 0 else 1.0
+
+
 def with_id(fp: Footprint, sid: int) -> Footprint:
     """The same footprint under the id it is known by (a detection matched to a known stone)."""
     return Footprint(sid, fp.centre, fp.outline, fp.on_board)

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.assignment import assign
-from vision.footprints import area_mm2, radius_mm, touches_edge, with_id
+from vision.footprints import area_mm2, radius_mm, roundness, touches_edge, with_id
 from vision.judge import MOVE_MM, STILL_MM, Footprint, Track, clearance, convex
 from vision.motion import GROW, SPECK, Segment
 from vision.patches import place_left
@@ -56,7 +56,8 @@ class AtRest:
         not known to have stayed: the detector decides. A stone found a little off a known
         stone's place in another colour (by more than COLOUR_SPAN) is not that stone: the
         shooter that struck it and came to rest next to its place, say (the stone struck went
-        on).
+        on). Two stones found as one at first and apart since are split (`_found_apart`,
+        `_split_apart`); a known stone that was a piece of another leaves (`_part_of`).
         """
         ids = list(before)
         after: dict[int, Footprint] = {}
@@ -74,7 +75,11 @@ class AtRest:
             for r, c in assign(cost, float(reach.max())):
                 after[ids[r]] = with_id(found[c], ids[r])
                 used.add(c)
+            apart = self._found_apart(before, found, after, used, changed_px)
+            used |= {c for parts in apart.values() for c in parts}
             used |= self._rejoined(before, found, after, used)
+        else:
+            apart = {}
         self._detected = dict(after)
         loose_after = [f for c, f in enumerate(found) if c not in used]
         loose_before = [i for i in ids if i not in after]
@@ -89,16 +94,20 @@ class AtRest:
                 cover |= self._mask(f, changed_px.shape) > 0
             else:
                 off_centre |= {i for i in loose_before if clearance(f.outline, before[i].outline) < 0}
+        parts, self.parts = self.parts, {}
         for i in ids:
             if not self._patch_changed(changed_px, before[i], cover):
                 if i in loose_before:
                     loose_before.remove(i)
+                    if self._part_of(before, after, i, parts):
+                        continue
                     if i not in self.confirmed | hidden | off_centre and \
                             not self._shown_at_rest(frame, before[i], [*before.values(), *found]):
                         del before[i]  # seen once, never again where it could be seen and
                         continue  # nothing changed, nor shown by the picture: forgotten
                 after[i] = before[i]
         pending, self.pending = self.pending, []
+        self._split_apart(before, found, after, apart, pending)
         for f, c in zip(list(loose_after), came, strict=True):
             if c:
                 continue
@@ -112,6 +121,83 @@ class AtRest:
             else:
                 self.pending.append(f)
         return after, loose_before, loose_after
+
+    def _found_apart(self, before: dict[int, Footprint], found: list[Footprint],
+                     after: dict[int, Footprint], used: set[int], changed_px: np.ndarray
+                     ) -> dict[int, list[int]]:
+        """Known stones that the detector now finds as two stones or more, where nothing changed:
+        the detection matched to it and others on its place, each smaller than it (by MERGED)
+        and each rounder than it. Stones that came to rest touching are often found as one at
+        first (blurred together at the drop, one stone of twice the size, less round than one);
+        that stone kept its place at every rest after, and the stones the detector found on it
+        later were taken for it found off its centre, so one stone of the two was never
+        counted. A stone found in halves (a dark stone split by its lit top) is the other way
+        round: its halves are less round than it (`_rejoined` joins them). Returns, per known
+        stone, the detections (indices of ``found``) found on it besides its own; `_split_apart`
+        decides."""
+        apart: dict[int, list[int]] = {}
+        taken: set[int] = set()
+        for i, d in after.items():
+            known = before[i]
+            size = area_mm2(known)
+            if area_mm2(d) * MERGED >= size or self._patch_changed(changed_px, known):
+                continue
+            parts = [c for c, f in enumerate(found) if c not in used | taken
+                     and area_mm2(f) * MERGED < size and clearance(f.outline, known.outline) < 0]
+            held = roundness(known)
+            if parts and all(roundness(f) > held for f in [d, *(found[c] for c in parts)]):
+                apart[i] = parts
+                taken |= set(parts)
+        return apart
+
+    def _part_of(self, before: dict[int, Footprint], after: dict[int, Footprint], i: int,
+                 parts: dict[int, int]) -> bool:
+        """Whether the known stone ``i``, not found at this rest where nothing changed, is a part
+        of another known stone: the detection matched to that one lies over it, is larger than
+        that stone was known and rounder than both (a stone found whole; two stones found as
+        one are less round than each of them, `_found_apart`). A stone found as two pieces at a
+        rest (its shaded side cut off from its lit top) was counted twice from then on: the
+        piece was kept at its place at every rest after, found whole or not. Found so at two
+        rests running (``parts``: the last rest's, ``self.parts``: this one's), the piece
+        leaves the scene (in place: from ``before``, no event) and the stone is the whole
+        detection (its place at rest starts over from it). Returns whether it left."""
+        fp = before[i]
+        for k, d in self._detected.items():
+            if k == i or k not in before or clearance(d.outline, fp.outline) >= 0 or \
+                    area_mm2(d) <= area_mm2(before[k]) or \
+                    roundness(d) <= max(roundness(before[k]), roundness(fp)):
+                continue
+            if parts.get(i) != k:
+                self.parts[i] = k
+                return False
+            del before[i]
+            before[k] = after[k] = d
+            self.sightings[k] = [(d.centre, area_mm2(d))]
+            return True
+        return False
+
+    def _split_apart(self, before: dict[int, Footprint], found: list[Footprint],
+                     after: dict[int, Footprint], apart: dict[int, list[int]],
+                     pending: list[Footprint]) -> None:
+        """Known stones found as several (`_found_apart`) are that many stones once the detector
+        finds them so at two rests running (``pending``: what the last rest found where nothing
+        changed), each part within its own size of where it was found then (on a known stone's
+        place where nothing moved, a detection is no other stone than the one it was): the
+        known stone is the part matched to it (it did not move: its place at rest starts over
+        from this detection), each other part a stone of its own that was there all along (a
+        new id, no event). Found so once, the parts wait in ``self.pending``. In place."""
+        for i, parts in apart.items():
+            again = all(any(np.linalg.norm(p.centre - found[c].centre) < radius_mm(found[c])
+                            for p in pending) for c in parts)
+            if not again:
+                self.pending += [found[c] for c in parts]
+                continue
+            before[i] = after[i] = self._detected[i]
+            self.sightings[i] = [(after[i].centre, area_mm2(after[i]))]
+            for c in parts:
+                sid = self._new(found[c], before, after)
+                self._detected[sid] = found[c]
+                self.sightings[sid] = [(found[c].centre, area_mm2(found[c]))]
 
     @staticmethod
     def _rejoined(before: dict[int, Footprint], found: list[Footprint], after: dict[int, Footprint],

@@ -44,6 +44,7 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
     level: float = SMALL_LEVELS[1]  # change threshold on the episode frames (set from the noise)
     pending: list[Footprint] = field(default_factory=list)  # found once where nothing changed
     confirmed: set[int] = field(default_factory=set)  # ids found again at a later rest
+    parts: dict[int, int] = field(default_factory=dict)  # at the last rest: piece -> its stone
     # each stone's detections (centre mm, area mm2) since it came to rest where it lies, carried
     # along by its measured patch shifts: its position at rest is their consensus
     sightings: dict[int, list[tuple[np.ndarray, float]]] = field(default_factory=dict)
