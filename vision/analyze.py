@@ -114,10 +114,11 @@ def _hand_over(batches: queue.Queue, batch: list[np.ndarray] | Exception | None,
 def analyze_video(path: str, board_mm: tuple[float, float]) -> Analysis:
     """Judge a whole video; raises VideoError or CalibrationError with a one-line reason."""
     cap, fps = open_video(path)
+    video = read_frames(path, cap)
     seen = {"count": 0, "shape": (0, 0)}
 
     def frames() -> Iterator[tuple[np.ndarray, float]]:
-        for frame in read_frames(path, cap):
+        for frame in video:
             seen["shape"] = frame.shape[:2]
             seen["count"] += 1
             yield frame, (seen["count"] - 1) / fps
@@ -129,6 +130,7 @@ def analyze_video(path: str, board_mm: tuple[float, float]) -> Analysis:
         decisions = list(judge.run(frames()))
     finally:
         cv2.setNumThreads(threads)
+        video.close()  # a judge that gave up (no markers) stops the decoding at once
     return analysis_of(judge, decisions, fps, seen["count"], seen["shape"])
 
 
