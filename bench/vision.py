@@ -6,6 +6,7 @@ and speed of the whole pipeline beside a baseline measured in the same run.
     python -m bench.vision --first-seed 1000 --verbose   # development seeds, every wrong call
     python -m bench.vision --fps 30 --size 1280x720     # another camera (a webcam at 30 fps)
     python -m bench.vision --style distortion_k1=-0.1   # a wide lens (any style key, JSON value)
+    python -m bench.vision --no-processes       # accuracy and the judge alone (no whole processes)
 
 Seeds: the figures are taken on seeds 2000-2031, which are only ever run whole, never looked at
 clip by clip (a judge tuned on its benchmark's clips measures the tuning, not the judge). Each
@@ -22,8 +23,16 @@ pickups found, rest-position error in mm, and when events are placed: the judged
 event type (the median shows a judge systematically early or late, the 90th percentile of the
 size how far a user jumping to an event may land from it). Speed: frames per second at the clips' size on one
 thread (cv2.setNumThreads(1)), frames already decoded in memory, for the judge and for the baseline
-(HoughCircles on every frame, nearest-neighbour tracking), and the judge's rate on frames at
-rest (where a game spends most of its time). Prints figures; never pass/fail. Verdict accuracy comes
+(HoughCircles on every frame, nearest-neighbour tracking, bench/hough.py), and the judge's rate on
+frames at rest (where a game spends most of its time). Then the whole processes: each clip written
+as a video (mp4v), `tabletop rocca analyze` run on it start to exit (start-up, imports, decoding,
+calibration, the judge, the JSON written) and the baseline as a process of its own (`python -m
+bench.hough`: the same interpreter and libraries, the same decoding), over every clip and over the
+longest (`game`) alone, where start-up weighs less. Wall-clock and CPU seconds (every thread, from
+the operating system's accounting) are both given: on a shared machine the CPU ratio against the
+baseline in the same run is the fair figure. Bytecode is compiled once, untimed, before the timed
+runs (as an installed program has it). `--no-processes` leaves the processes out. Prints figures;
+never pass/fail. Verdict accuracy comes
 with its 95 % (Wilson) interval: over a few dozen shots one call moves it by 1.6 points.
 """
 
