@@ -1,12 +1,12 @@
 """Benchmark of the Rocca vision judge on generated clips: accuracy against the generator's truth,
 and speed of the whole pipeline beside a baseline measured in the same run.
 
-    python -m bench.vision                      # every scenario, seeds 2000-2007 (about 5 min alone on a core)
+    python -m bench.vision                      # every scenario, seeds 2000-2007 (about 8 min alone on a core)
     python -m bench.vision --quick              # seeds 2000-2001
     python -m bench.vision --first-seed 1000 --verbose   # development seeds, every wrong call
     python -m bench.vision --fps 30 --size 1280x720     # another camera (a webcam at 30 fps)
     python -m bench.vision --style distortion_k1=-0.1   # a wide lens (any style key, JSON value)
-    python -m bench.vision --no-processes       # accuracy and the judge alone (no whole processes)
+    python -m bench.vision --no-processes       # accuracy and the judge alone (about 5 min)
 
 Seeds: the figures are taken on seeds 2000-2031, which are only ever run whole, never looked at
 clip by clip (a judge tuned on its benchmark's clips measures the tuning, not the judge). Each
