@@ -5,6 +5,7 @@ another commit) to the last digit.
     python -m bench.same_calls /tmp/ref.json                    # first run (e.g. on main): writes
     python -m bench.same_calls /tmp/ref.json                    # on the changed code: compares
     python -m bench.same_calls /tmp/ref.json --seeds 2048 4 --seeds 1000 4 --scenarios drop game
+    python -m bench.same_calls /tmp/wide.json --seeds 3700 4 --style profile=wide
 
 A speed-up that must not change a call is checked with this (its figure is only as good as the
 clips listed: every scenario, several seeds, frame sizes and rates where the change depends on
@@ -23,13 +24,13 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import cv2  # noqa: E402
 
-from bench.vision import run_judge  # noqa: E402
+from bench.vision import _style, run_judge  # noqa: E402
 from vision.synth import SCENARIOS, generate_clip  # noqa: E402
 
 
-def judged(name: str, seed: int, size: tuple[int, int], fps: int) -> dict:
+def judged(name: str, seed: int, size: tuple[int, int], fps: int, style: dict) -> dict:
     """A clip's events and stones at rest, as the judge gives them out (JSON-ready)."""
-    clip = generate_clip(name, seed, size=size, fps=fps)
+    clip = generate_clip(name, seed, size=size, fps=fps, **style)
     events, rest, _ = run_judge(list(clip.frames), clip.truth["video"]["fps"],
                                 clip.truth["board"]["size_mm"])
     return json.loads(json.dumps({"events": events, "rest": rest}))
@@ -43,13 +44,17 @@ def main() -> None:
     ap.add_argument("--scenarios", nargs="*", default=list(SCENARIOS), help="default: every one")
     ap.add_argument("--size", default="640x480", help="WIDTHxHEIGHT (default 640x480)")
     ap.add_argument("--fps", type=int, default=60)
+    ap.add_argument("--style", type=_style, action="append", default=[], metavar="KEY=VALUE",
+                    help="a generator style parameter for every clip, as bench.vision takes it")
     args = ap.parse_args()
+    style = dict(args.style)
+    tag = "".join(f":{k}={v}" for k, v in sorted(style.items()))
     cv2.setNumThreads(1)
     size = tuple(int(v) for v in args.size.lower().split("x"))
     ranges = args.seeds or [(2048, 4), (1000, 4)]
     clips = [(name, seed) for first, count in ranges for seed in range(first, first + count)
              for name in args.scenarios]
-    got = {f"{name}:{seed}:{args.size}:{args.fps}": judged(name, seed, size, args.fps)
+    got = {f"{name}:{seed}:{args.size}:{args.fps}{tag}": judged(name, seed, size, args.fps, style)
            for name, seed in clips}
     if not args.ref.exists():
         args.ref.write_text(json.dumps(got, indent=1, sort_keys=True))

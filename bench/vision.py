@@ -1,11 +1,12 @@
 """Benchmark of the Rocca vision judge on generated clips: accuracy against the generator's truth,
 and speed of the whole pipeline beside a baseline measured in the same run.
 
-    python -m bench.vision                      # every scenario, seeds 2000-2007 (about 5 min alone on a core)
+    python -m bench.vision                      # every scenario, seeds 2000-2007 (about 8 min alone on a core)
     python -m bench.vision --quick              # seeds 2000-2001
     python -m bench.vision --first-seed 1000 --verbose   # development seeds, every wrong call
     python -m bench.vision --fps 30 --size 1280x720     # another camera (a webcam at 30 fps)
     python -m bench.vision --style distortion_k1=-0.1   # a wide lens (any style key, JSON value)
+    python -m bench.vision --no-processes       # accuracy and the judge alone (about 5 min)
 
 Seeds: the figures are taken on seeds 2000-2031, which are only ever run whole, never looked at
 clip by clip (a judge tuned on its benchmark's clips measures the tuning, not the judge). Each
@@ -22,8 +23,16 @@ pickups found, rest-position error in mm, and when events are placed: the judged
 event type (the median shows a judge systematically early or late, the 90th percentile of the
 size how far a user jumping to an event may land from it). Speed: frames per second at the clips' size on one
 thread (cv2.setNumThreads(1)), frames already decoded in memory, for the judge and for the baseline
-(HoughCircles on every frame, nearest-neighbour tracking), and the judge's rate on frames at
-rest (where a game spends most of its time). Prints figures; never pass/fail. Verdict accuracy comes
+(HoughCircles on every frame, nearest-neighbour tracking, bench/hough.py), and the judge's rate on
+frames at rest (where a game spends most of its time). Then the whole processes: each clip written
+as a video (mp4v), `tabletop rocca analyze` run on it start to exit (start-up, imports, decoding,
+calibration, the judge, the JSON written) and the baseline as a process of its own (`python -m
+bench.hough`: the same interpreter and libraries, the same decoding), over every clip and over the
+longest (`game`) alone, where start-up weighs less. Wall-clock and CPU seconds (every thread, from
+the operating system's accounting) are both given: on a shared machine the CPU ratio against the
+baseline in the same run is the fair figure. Bytecode is compiled once, untimed, before the timed
+runs (as an installed program has it). `--no-processes` leaves the processes out. Prints figures;
+never pass/fail. Verdict accuracy comes
 with its 95 % (Wilson) interval: over a few dozen shots one call moves it by 1.6 points.
 """
 
@@ -31,7 +40,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -42,6 +56,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.hough import run_hough  # noqa: E402
 from vision.assignment import assign  # noqa: E402
 from vision.board import CalibrationError, find_board  # noqa: E402
 from vision.live import LiveJudge  # noqa: E402
@@ -92,22 +107,54 @@ def run_still(frames: list[np.ndarray], fps: float, board_mm) -> tuple[int, floa
     return len(still), time.perf_counter() - t0
 
 
-def run_hough(frames: list[np.ndarray]) -> float:
-    """The baseline: HoughCircles on every frame, each circle linked to the nearest track."""
-    tracks = np.zeros((0, 2))
-    t0 = time.perf_counter()
-    for frame in frames:
-        gray = cv2.medianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), 5)
-        found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1.5, minDist=12, param1=100,
-                                 param2=30, minRadius=5, maxRadius=40)
-        pts = np.zeros((0, 2)) if found is None else found[0, :, :2]
-        if len(tracks) and len(pts):
-            cost = np.linalg.norm(tracks[:, None] - pts[None], axis=2)
-            for r, c in assign(cost, 40.0):
-                tracks[r] = pts[c]
-        if len(pts) > len(tracks):
-            tracks = np.concatenate([tracks, pts[len(tracks):]])
-    return time.perf_counter() - t0
+def cpu_seconds() -> float:
+    """CPU seconds (user and system, every thread) of the finished child processes so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def time_process(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one whole process, start-up to exit."""
+    cpu, t0 = cpu_seconds(), time.perf_counter()
+    done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t0
+    if done.returncode:
+        sys.exit(f"{' '.join(cmd)} failed: {done.stderr.strip().splitlines()[-1:]}")
+    return wall, cpu_seconds() - cpu
+
+
+def tabletop_command() -> list[str]:
+    """The installed ``tabletop`` command of this interpreter's environment (the console script
+    a user runs), else the one on the PATH."""
+    beside = Path(sys.executable).with_name("tabletop")
+    found = str(beside) if beside.exists() else shutil.which("tabletop")
+    if found is None:
+        sys.exit("no `tabletop` command beside this Python or on the PATH: pip install -e . first")
+    return [found]
+
+
+def process_env(cache: str) -> dict[str, str]:
+    """The environment of the timed processes: bytecode compiled once into ``cache`` (an installed
+    program has its bytecode; a shell with PYTHONDONTWRITEBYTECODE would otherwise time the
+    compiler on every start)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = cache
+    return env
+
+
+def run_processes(clip, folder: str, cache: str) -> dict[str, float]:
+    """The clip written as a file (mp4v, as ``python -m vision.synth`` writes it), then the whole
+    ``tabletop rocca analyze`` process on it and the whole baseline process (bench.hough): wall
+    and CPU seconds of each."""
+    video, truth = Path(folder) / "clip.mp4", Path(folder) / "truth.json"
+    clip.write(video, truth)
+    w, h = clip.truth["board"]["size_mm"]
+    env = process_env(cache)
+    analyze = [*tabletop_command(), "rocca", "analyze", str(video), "--board-mm", str(w), str(h),
+               "--json", str(Path(folder) / "analysis.json")]
+    a_wall, a_cpu = time_process(analyze, env)
+    o_wall, o_cpu = time_process([sys.executable, "-m", "bench.hough", str(video)], env)
+    return {"w_analyze": a_wall, "c_analyze": a_cpu, "w_hough_p": o_wall, "c_hough_p": o_cpu}
 
 
 def _nearest(events: list[dict], truth: dict, fps: float) -> dict | None:
@@ -140,9 +187,10 @@ COUNTS = ("shots", "correct", "false_foul", "passes", "missed_foul", "fouls", "u
 
 
 def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: bool,
-               style: dict | None = None) -> dict:
+               style: dict | None = None, cache: str | None = None) -> dict:
     """Judge one generated clip; its counts, timings and (verbose) wrong calls, to be summed.
-    ``style`` fixes generator style parameters (a lens, a lighting) for every clip."""
+    ``style`` fixes generator style parameters (a lens, a lighting) for every clip. With a
+    bytecode ``cache``, the whole processes are timed on it too."""
     cv2.setNumThreads(1)
     clip = generate_clip(name, seed, size=size, fps=fps, **(style or {}))
     frames = list(clip.frames)
@@ -151,11 +199,17 @@ def judge_clip(name: str, seed: int, size: tuple[int, int], fps: int, verbose: b
     c: dict = dict.fromkeys(COUNTS, 0)
     c["lines"] = []
     c["timing"] = []  # (event type, start error s, end error s) of every matched event
+    cpu = time.process_time()
     events, rest, dt = run_judge(frames, rate, truth["board"]["size_mm"])
-    c["t_judge"] = dt
+    c["t_judge"], c["c_judge"] = dt, time.process_time() - cpu
+    cpu = time.process_time()
     c["t_hough"] = run_hough(frames)
+    c["c_hough"] = time.process_time() - cpu
     c["n_still"], c["t_still"] = run_still(frames, rate, truth["board"]["size_mm"])
-    c["n_frames"] = len(frames)
+    c["n_frames"], c["scenario"] = len(frames), name
+    if cache is not None:
+        with tempfile.TemporaryDirectory(prefix="bench-vision-") as folder:
+            c.update(run_processes(clip, folder, cache))
     for te in truth["events"]:
         got = _nearest(events, te, rate)
         if got:
@@ -226,18 +280,30 @@ def main() -> None:
                     help="clips judged in parallel processes (each on one thread; the speed figures "
                          "are only comparable with other runs of the same --jobs on a quiet machine)")
     ap.add_argument("--verbose", action="store_true", help="print every wrong verdict")
+    ap.add_argument("--no-processes", action="store_true",
+                    help="skip the whole processes (each clip written as a video, then "
+                         "`tabletop rocca analyze` and the baseline run on it)")
     args = ap.parse_args()
     seeds = args.seeds or (2 if args.quick else 8)
     scenarios = [s for s in SCENARIOS if s != "game"] + ["game"]
     style = dict(args.style)
-    work = [(name, seed, args.size, args.fps, args.verbose, style) for name in scenarios
-            for seed in range(args.first_seed, args.first_seed + (seeds if name != "game" else max(1, seeds // 4)))]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(judge_clip, *zip(*work, strict=True)))
-    else:
-        results = [judge_clip(*w) for w in work]
-    tot = {k: sum(r[k] for r in results) for k in (*COUNTS, "n_frames", "n_still", "t_judge", "t_hough", "t_still")}
+    with tempfile.TemporaryDirectory(prefix="bench-vision-pyc-") as cache:
+        if args.no_processes:
+            cache = None
+        else:  # once untimed: the bytecode compiled, the libraries read from disk, as on a table
+            with tempfile.TemporaryDirectory(prefix="bench-vision-") as folder:
+                run_processes(generate_clip(scenarios[0], args.first_seed, size=args.size,
+                                            fps=args.fps, **style), folder, cache)
+        work = [(name, seed, args.size, args.fps, args.verbose, style, cache) for name in scenarios
+                for seed in range(args.first_seed,
+                                  args.first_seed + (seeds if name != "game" else max(1, seeds // 4)))]
+        if args.jobs > 1:
+            with ProcessPoolExecutor(args.jobs) as pool:
+                results = list(pool.map(judge_clip, *zip(*work, strict=True)))
+        else:
+            results = [judge_clip(*w) for w in work]
+    tot = {k: sum(r[k] for r in results) for k in (*COUNTS, "n_frames", "n_still", "t_judge", "t_hough",
+                                                    "t_still", "c_judge", "c_hough")}
     errs = [e for r in results for e in r["errs"]]
     for r in results:
         for line in r["lines"]:
@@ -276,12 +342,32 @@ def main() -> None:
             print(f"{kind + ' times s':<18} start median {np.median(t[:, 0]):+.2f} |p90| {np.percentile(abs(t[:, 0]), 90):.2f}"
                   f"   end median {np.median(t[:, 1]):+.2f} |p90| {np.percentile(abs(t[:, 1]), 90):.2f}"
                   f"   (judged minus truth, {len(t)} events)")
-    print(f"judge  fps         {tot['n_frames'] / tot['t_judge']:8.0f}   (whole clips: mostly motion)")
-    print(f"judge  real time   {tot['n_frames'] / args.fps / tot['t_judge']:8.1f} x   (seconds of video judged a "
+    n = tot["n_frames"]
+    print(f"judge  fps         {n / tot['t_judge']:8.0f}   CPU {n / tot['c_judge']:5.0f}   "
+          "(whole clips: mostly motion; frames in memory, one OpenCV thread)")
+    print(f"judge  real time   {n / args.fps / tot['t_judge']:8.1f} x   (seconds of video judged a "
           f"second: an episode costs the same at any frame rate, so fps falls with the rate)")
     print(f"judge  fps at rest {tot['n_still'] / tot['t_still']:8.0f}   (the clips' settled frames, replayed)")
-    print(f"hough  fps         {tot['n_frames'] / tot['t_hough']:8.0f}   (baseline)")
-    print(f"speed ratio        {tot['t_hough'] / tot['t_judge']:8.2f} x the baseline")
+    print(f"hough  fps         {n / tot['t_hough']:8.0f}   CPU {n / tot['c_hough']:5.0f}   (baseline)")
+    print(f"speed ratio        {tot['t_hough'] / tot['t_judge']:8.2f} x the baseline   "
+          f"CPU {tot['c_hough'] / tot['c_judge']:.2f} x")
+    if not args.no_processes:
+        print_processes(results)
+
+
+def print_processes(results: list[dict]) -> None:
+    """The whole processes' figures: every clip, and the longest clips alone (``game``: a turn
+    of several seconds; a process's start-up weighs less on a longer video, as on real footage)."""
+    for label, part in (("every clip", results), ("game clips", [r for r in results if r["scenario"] == "game"])):
+        n = sum(r["n_frames"] for r in part)
+        t = {k: sum(r[k] for r in part) for k in ("w_analyze", "c_analyze", "w_hough_p", "c_hough_p")}
+        print(f"process, {label} ({len(part)} videos, {n // len(part)} frames each on average):")
+        print(f"  analyze fps      wall {n / t['w_analyze']:5.0f}   CPU {n / t['c_analyze']:5.0f}   "
+              "(`tabletop rocca analyze` start to exit: start-up, decoding, calibration, judge, JSON)")
+        print(f"  hough   fps      wall {n / t['w_hough_p']:5.0f}   CPU {n / t['c_hough_p']:5.0f}   "
+              "(`python -m bench.hough`: start-up, decoding, the baseline)")
+        print(f"  speed ratio      wall {t['w_hough_p'] / t['w_analyze']:5.2f} x CPU {t['c_hough_p'] / t['c_analyze']:5.2f} x"
+              "   (the CPU ratio is the fair one on a shared machine)")
 
 
 if __name__ == "__main__":

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.metadata
 import os
 import sys
 
-# one line per subcommand module
+# one line per subcommand module, named as its command
 COMMANDS = [
     "referee.commands.games",
     "referee.commands.replay",
@@ -35,25 +34,44 @@ class UserError(Exception):
 
 def installed_version() -> str:
     """The release pip installed (the distribution's metadata), so a bug report names it."""
+    import importlib.metadata  # read only when asked: every other command starts without it
+
     try:
         return importlib.metadata.version("tabletop-companion")
     except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed
         return "(not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """``--version``: the installed release, looked up when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"tabletop {installed_version()}")
+        parser.exit()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``command`` one of the commands, only that one's module is
+    imported (`tabletop rocca analyze` starts without the kiosk's web server, the engines and the
+    devices: a tenth of a second of every short run). Anything else (no command, a help, a
+    mistyped name) gets every command."""
     parser = argparse.ArgumentParser(prog="tabletop", description="Tabletop Companion: a referee for tabletop games.")
-    parser.add_argument("--version", action="version", version=f"tabletop {installed_version()}",
-                        help="print the installed release and exit")
+    parser.add_argument("--version", action=_Version, help="print the installed release and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    named = [name for name in COMMANDS if name.rpartition(".")[2] == command]
+    for name in named or COMMANDS:
         importlib.import_module(name).register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(words[0] if words else None)
+    args = parser.parse_args(words)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2

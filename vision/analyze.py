@@ -7,6 +7,8 @@ so offline and live verdicts agree. Any video OpenCV can decode works (mp4v .mp4
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -33,43 +35,102 @@ class Analysis:
 
 
 def open_video(path: str) -> tuple[cv2.VideoCapture, float]:
+    """The video opened for reading, with one decoder thread (its frames are decoded beside the
+    judge, on a thread of their own: more decoder threads only cost more CPU time), and its
+    frame rate (30 where the file gives none that makes sense)."""
     if not os.path.isfile(path):
         raise VideoError(f"video not found: {path}")
-    cap = cv2.VideoCapture(path)
+    cap = cv2.VideoCapture(path, cv2.CAP_ANY, [cv2.CAP_PROP_N_THREADS, 1])
     if not cap.isOpened():
         raise VideoError(f"cannot open {path}: not a video OpenCV can decode")
     fps = cap.get(cv2.CAP_PROP_FPS)
     return cap, fps if fps and np.isfinite(fps) and 1 <= fps <= 1000 else 30.0
 
 
-def read_frames(path: str) -> Iterator[np.ndarray]:
-    """Every frame of a video file; a file with no decodable frame is an error."""
-    cap, _ = open_video(path)
+AHEAD = 8  # frames decoded in one hand-over ...
+BATCHES = 4  # ... and hand-overs waiting at most (a few dozen frames of memory)
+
+
+def read_frames(path: str, cap: cv2.VideoCapture | None = None) -> Iterator[np.ndarray]:
+    """Every frame of a video file (of ``cap``, opened on it, where given); a file with no
+    decodable frame is an error.
+
+    The frames are decoded on a thread of their own while the caller works on the last ones
+    (OpenCV lets go of Python's lock while it decodes): on a machine with a core to spare,
+    decoding costs the judge's time nothing. They go over in batches (a hand-over costs more
+    than a small frame's judging at rest). The thread stops when the caller does."""
+    cap = cap if cap is not None else open_video(path)[0]
+    batches: queue.Queue = queue.Queue(BATCHES)
+    stop = threading.Event()
+
+    def decode() -> None:
+        end: Exception | None = None  # the end of the video, or what stopped the decoding
+        try:
+            ok, batch = True, []
+            while ok and not stop.is_set():
+                ok, frame = cap.read()
+                if ok:
+                    batch.append(frame)
+                if len(batch) == AHEAD or (batch and not ok):
+                    _hand_over(batches, batch, stop)
+                    batch = []
+        except Exception as exc:  # raised again in the caller's thread
+            end = exc
+        _hand_over(batches, end, stop)
+
+    worker = threading.Thread(target=decode, name="decode", daemon=True)
+    worker.start()
     try:
-        ok, frame = cap.read()
-        if not ok:
+        count = 0
+        while isinstance(batch := batches.get(), list):
+            count += len(batch)
+            yield from batch
+        if batch is not None:
+            raise batch
+        if not count:
             raise VideoError(f"cannot read any frame from {path}: empty, truncated or not a video")
-        while ok:
-            yield frame
-            ok, frame = cap.read()
     finally:
+        stop.set()
+        while worker.is_alive():  # a decoder waiting to hand over sees the stop
+            try:
+                batches.get_nowait()
+            except queue.Empty:
+                worker.join(0.01)
         cap.release()
+
+
+def _hand_over(batches: queue.Queue, batch: list[np.ndarray] | Exception | None,
+               stop: threading.Event) -> None:
+    """Put a batch (None: the end; an exception: what ended it) into the queue, unless the
+    reader stopped meanwhile."""
+    while not stop.is_set():
+        try:
+            batches.put(batch, timeout=0.1)
+            return
+        except queue.Full:
+            continue
 
 
 def analyze_video(path: str, board_mm: tuple[float, float]) -> Analysis:
     """Judge a whole video; raises VideoError or CalibrationError with a one-line reason."""
     cap, fps = open_video(path)
-    cap.release()
+    video = read_frames(path, cap)
     seen = {"count": 0, "shape": (0, 0)}
 
     def frames() -> Iterator[tuple[np.ndarray, float]]:
-        for frame in read_frames(path):
+        for frame in video:
             seen["shape"] = frame.shape[:2]
             seen["count"] += 1
             yield frame, (seen["count"] - 1) / fps
 
     judge = LiveJudge(board_mm, fps)
-    decisions = list(judge.run(frames()))
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)  # the judge's pictures are small: OpenCV's workers would cost more CPU
+    try:  # time in hand-overs than they save (the decoding has a thread of its own)
+        decisions = list(judge.run(frames()))
+    finally:
+        cv2.setNumThreads(threads)
+        video.close()  # a judge that gave up (no markers) stops the decoding at once
     return analysis_of(judge, decisions, fps, seen["count"], seen["shape"])
 
 

@@ -45,7 +45,13 @@ def convex(points: np.ndarray) -> np.ndarray:
 
 
 def _cross(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
-    return float((a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]))
+    return float(_crosses(o, a, b))
+
+
+def _crosses(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``_cross`` of rows of points at once (any of the three an Nx2 array, the others a point):
+    the same products and differences, each rounded as the single one is."""
+    return (a[..., 0] - o[..., 0]) * (b[..., 1] - o[..., 1]) - (a[..., 1] - o[..., 1]) * (b[..., 0] - o[..., 0])
 
 
 def _normals(poly: np.ndarray) -> np.ndarray:
@@ -83,12 +89,15 @@ def resample(path: np.ndarray, step: float = STEP_MM) -> np.ndarray:
     path = np.asarray(path, dtype=np.float64).reshape(-1, 2)
     if len(path) < 2:
         return path
-    out = [path[:1]]
-    for a, b in zip(path[:-1], path[1:], strict=True):
-        n = max(1, int(np.ceil(np.linalg.norm(b - a) / step)))
-        t = np.linspace(0.0, 1.0, n + 1)[1:, None]
-        out.append(a + (b - a) * t)
-    return np.concatenate(out)
+    d = path[1:] - path[:-1]
+    # each step cut in n parts at t = k (1 / n), the last at 1 exactly (as np.linspace places
+    # them); a step's length as np.linalg.norm takes it (the square root of its dot product)
+    n = np.maximum(1, np.ceil(np.sqrt([v.dot(v) for v in d]) / step).astype(np.int64))
+    seg = np.repeat(np.arange(len(d)), n)
+    first = np.cumsum(n) - n
+    t = (np.arange(len(seg)) - first[seg] + 1) * (1.0 / n)[seg]
+    t[first + n - 1] = 1.0
+    return np.concatenate([path[:1], path[:-1][seg] + d[seg] * t[:, None]])
 
 
 def steady(path: np.ndarray) -> np.ndarray:
@@ -106,15 +115,13 @@ def steady(path: np.ndarray) -> np.ndarray:
     return out
 
 
-def _segments_cross(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> bool:
-    d1, d2 = _cross(c, d, a), _cross(c, d, b)
-    d3, d4 = _cross(a, b, c), _cross(a, b, d)
-    return (d1 > 0) != (d2 > 0) and (d3 > 0) != (d4 > 0)
-
-
 def crossings(path: np.ndarray, a: np.ndarray, b: np.ndarray) -> list[int]:
-    """Indices i where the path step i -> i+1 crosses the segment a-b."""
-    return [i for i in range(len(path) - 1) if _segments_cross(path[i], path[i + 1], a, b)]
+    """Indices i where the path step i -> i+1 crosses the segment a-b: its ends on either side of
+    the line a-b and a, b on either side of it (every step at once)."""
+    p, q = path[:-1], path[1:]
+    d1, d2 = _crosses(a, b, p), _crosses(a, b, q)
+    d3, d4 = _crosses(p, q, a), _crosses(p, q, b)
+    return np.flatnonzero(((d1 > 0) != (d2 > 0)) & ((d3 > 0) != (d4 > 0))).tolist()
 
 
 def side(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
@@ -664,7 +671,7 @@ def _through(path: np.ndarray, shape: np.ndarray, band: np.ndarray, a: np.ndarra
     k = cross[0]
     heading = side(path[k + 1], a, b) - side(path[k], a, b)  # the way the crossing step went
     after = path[k + 1:]
-    far = np.array([side(p, a, b) * heading > 0 for p in after], dtype=bool)
+    far = _crosses(a, b, after) * heading > 0  # side() of every point
     if not far.any():
         return False, -np.inf
     gaps = path_clearance(after[far], shape, band)
