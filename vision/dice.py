@@ -196,7 +196,7 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
         ups = [_heading(centre, p) for p in approx]
         value, conf, _ = _big_number(_ink(view, blob), ups, "1234", s)
         return [("d4", value, "ok" if value else "unreadable", conf, centre)]
-    tetra = read_tetrahedron(view, approx, d4_style, camera_px_per_mm, s) if d4_style != "middle" else None
+    tetra = read_tetrahedron(view, approx, d4_style, camera_px_per_mm, s, contour) if d4_style != "middle" else None
     kite = None
     if _kite(approx):
         # a d10's kite has the outline of a d4 seen off axis: the number on top decides

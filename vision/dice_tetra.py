@@ -35,13 +35,19 @@ regular tetrahedron's top is 0.82 edges up, its base's inradius 0.29 edges, so a
 off axis (the most the d6 reader accepts too) it shows 0.82 * tan 37 - 0.29 = 0.33 out."""
 
 
-def base_and_apex(approx: np.ndarray, grey: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]] | None:
+def base_and_apex(approx: np.ndarray, grey: np.ndarray,
+                  outline: np.ndarray | None = None) -> tuple[np.ndarray, list[np.ndarray]] | None:
     """The base triangle (clockwise on screen) and the candidate top vertices of a d4's
     outline (best first), or None when the outline is not a tetrahedron's (three corners, or
-    four where three make an even triangle and the fourth is the top vertex seen outside it)."""
+    four where three make an even triangle and the fourth is the top vertex seen outside it).
+    With three corners, the `outline` point farthest out beyond the triangle's sides is a
+    candidate too: seen well off axis, the top vertex lies just outside a side, too near it
+    for the outline's simplification to keep it as a corner."""
     apex = None
     if len(approx) == 3:
         base = approx.astype(np.float64)
+        if outline is not None:
+            apex = _apex_on_outline(base, outline.reshape(-1, 2).astype(np.float64))
     elif len(approx) == 4:
         best = None
         for drop in range(4):
@@ -64,7 +70,33 @@ def base_and_apex(approx: np.ndarray, grey: np.ndarray) -> tuple[np.ndarray, lis
     x, y = base[:, 0], base[:, 1]
     if (x * np.roll(y, -1) - np.roll(x, -1) * y).sum() < 0:
         base = base[::-1].copy()
-    return base, (apex or []) + _apex_inside(base, grey)
+    return base, (apex or []) + _apex_inside(base, grey) + _apex_on_sides(base)
+
+
+def _apex_on_outline(base: np.ndarray, outline: np.ndarray) -> list[np.ndarray]:
+    """The outline's point farthest outside the triangle `base` (as a one-element list), when
+    it stands out by 3 % to `BEYOND` of the side (less is a rounded edge, more no d4's)."""
+    side = float(np.mean(np.linalg.norm(base - np.roll(base, 1, axis=0), axis=1)))
+    inside = base.mean(axis=0)
+    best, point = 0.0, None
+    for i in range(3):
+        a, b = base[i], base[(i + 1) % 3]
+        length = float(np.linalg.norm(b - a))
+        out = np.array([_side(a, b, p) for p in outline]) * -np.sign(_side(a, b, inside)) / length
+        along = (outline - a) @ (b - a) / length**2
+        out[(along < 0.15) | (along > 0.85)] = 0.0  # near a base corner: the corner itself
+        k = int(np.argmax(out))
+        if out[k] > best:
+            best, point = float(out[k]), outline[k]
+    return [point] if point is not None and 0.03 * side < best <= BEYOND * side else []
+
+
+def _apex_on_sides(base: np.ndarray) -> list[np.ndarray]:
+    """Points just inside the base's sides: seen off axis so that the face turned away is
+    edge-on, the top vertex lies on a side, where the outline shows no corner."""
+    inside = base.mean(axis=0)
+    return [a + f * (b - a) + 0.03 * (inside - (a + b) / 2) for i in range(3)
+            for a, b in [(base[i], base[(i + 1) % 3])] for f in np.arange(0.2, 0.81, 0.1)]
 
 
 def _apex_inside(base: np.ndarray, grey: np.ndarray, keep: int = 6) -> list[np.ndarray]:
@@ -94,8 +126,11 @@ def _apex_inside(base: np.ndarray, grey: np.ndarray, keep: int = 6) -> list[np.n
 
     centre = local.mean(axis=0)
     reach = 0.5 * float(np.linalg.norm(local[0] - centre))
-    grid = sorted((centre + (dx, dy) for dx in np.arange(-reach, reach + 1, 3.0)
-                   for dy in np.arange(-reach, reach + 1, 3.0)), key=spread)
+    coarse = sorted((centre + (dx, dy) for dx in np.arange(-reach, reach + 1, 4.5)
+                     for dy in np.arange(-reach, reach + 1, 4.5)), key=spread)
+    # the best of the coarse grid looked at again 1.5 px around (half the work of a 3 px grid)
+    grid = sorted((p + (dx, dy) for p in coarse[:keep + 2] for dx in (-1.5, 0.0, 1.5) for dy in (-1.5, 0.0, 1.5)),
+                  key=spread)
     return [p + (max(x0, 0), max(y0, 0)) for p in grid[:keep]]
 
 
@@ -123,7 +158,8 @@ def faces(view_grey: np.ndarray, base: np.ndarray, apex: np.ndarray) -> list[np.
         a, b = base[i], base[(i + 1) % 3]
         if _side(a, b, apex) * _side(a, b, inside) <= 0:
             continue  # the face turned away from the camera
-        M = cv2.getAffineTransform(np.float32([apex, b, a]), tri)  # seen from outside, b is on the right
+        # seen from outside, with the base clockwise on screen, a is on the right of the apex
+        M = cv2.getAffineTransform(np.float32([apex, a, b]), tri)
         out.append(cv2.warpAffine(view_grey, M, (FACE_PX, FACE_PX), flags=cv2.INTER_LINEAR, borderValue=0))
     return out
 
@@ -223,7 +259,7 @@ def digit_px(base: np.ndarray, apex: np.ndarray, camera_px_per_mm: float, s: flo
 
 
 def read_tetrahedron(view: np.ndarray, approx: np.ndarray, style: str = "apex", camera_px_per_mm: float = 0.0,
-                     s: float = 6.0) -> tuple[int | None, float, float] | None:
+                     s: float = 6.0, outline: np.ndarray | None = None) -> tuple[int | None, float, float] | None:
     """The value rolled on a d4, how sure, and how well its faces matched: every face in view
     must read the same value at its spot, and no other spot of theirs may read it. Of the
     candidate top vertices, the one whose faces read best is taken. A digit the camera sees
@@ -231,14 +267,37 @@ def read_tetrahedron(view: np.ndarray, approx: np.ndarray, style: str = "apex", 
     the view's `s` px per mm) is too coarse to be sure of: the confidence fades to 0 there.
     None when the outline is no d4's."""
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    found = base_and_apex(approx, grey)
+    found = base_and_apex(approx, grey, outline)
     if found is None:
         return None
     base, apexes = found
-    value, sure, match, apex = max(((*_read_faces(faces(grey, base, a), style), a) for a in apexes),
+    ranked = sorted(apexes, key=lambda a: -_ink_match(faces(grey, base, a), style))
+    value, sure, match, apex = max(((*_read_faces(faces(grey, base, a), style), a)
+                                    for a in [_refined(grey, base, a, style) for a in ranked[:3]] + ranked),
                                    key=lambda r: (r[1], r[2]))
     fine = float(np.clip(2 * (digit_px(base, apex, camera_px_per_mm, s) / MIN_DIGIT_PX - 1.0), 0.0, 1.0))
     return value, sure * fine, match
+
+
+def _ink_match(unfolded: list[np.ndarray], style: str) -> float:
+    """How well the faces' spots hold digits, added over the faces: more faces read, and
+    read better, where the top vertex is right."""
+    return sum(max(read_number(face, style).values()) for face in unfolded)
+
+
+def _refined(grey: np.ndarray, base: np.ndarray, apex: np.ndarray, style: str, steps: int = 6) -> np.ndarray:
+    """The top vertex moved a pixel and a half at a time to where the faces' spots hold their
+    digits best (`_ink_match`): a vertex found a few pixels off unfolds the faces askew and
+    their digits miss their spots."""
+    best = _ink_match(faces(grey, base, apex), style)
+    for _ in range(steps):
+        around = [(apex + d) for d in np.array([(1.5, 0), (-1.5, 0), (0, 1.5), (0, -1.5)])]
+        scores = [_ink_match(faces(grey, base, a), style) for a in around]
+        k = int(np.argmax(scores))
+        if scores[k] <= best:
+            break
+        best, apex = scores[k], around[k]
+    return apex
 
 
 def _read_faces(unfolded: list[np.ndarray], style: str) -> tuple[int | None, float, float]:
@@ -262,7 +321,8 @@ def _read_faces(unfolded: list[np.ndarray], style: str) -> tuple[int | None, flo
     for face in unfolded:
         for k in (1, 2):
             turned = read_number(_turned(face, k), style)
-            if max(turned.values()) > 0.5:
+            ranked = sorted(turned.values())
+            if ranked[-1] > 0.75 and ranked[-1] - ranked[-2] > 0.05:  # a digit read there, not a blur
                 others.append(max(turned, key=turned.get))
     sure *= 0.25 if value in others else 1.0
     return value, sure, total[value]

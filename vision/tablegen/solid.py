@@ -205,15 +205,17 @@ def paint_tetrahedron(img: np.ndarray, origin, s: float, centre, edge_mm: float,
             continue
         tex = _face_texture(side_px, tri, body, look.shade(normal), 0.04 * side_px)
         if style == "apex":
-            for corner, text in ((tri[0], value), (tri[1], others[(i + 1) % 3]), (tri[2], others[i])):
+            for corner, text in ((tri[0], value), (tri[1], others[i]), (tri[2], others[(i + 1) % 3])):
                 _digit(tex, str(text), corner + D4_INSET * (centroid - corner), _heading(centroid, corner),
                        D4_DIGIT * side_px, ink)
         else:
             # the face beyond the bottom edge is the one on the table: the rolled value
-            for k, text in ((0, value), (1, others[(i + 1) % 3]), (2, others[i])):
+            for k, text in ((0, value), (1, others[i]), (2, others[(i + 1) % 3])):
                 edge_mid = (tri[(k + 1) % 3] + tri[(k + 2) % 3]) / 2
                 _digit(tex, str(text), edge_mid + D4_INSET * (centroid - edge_mid), _heading(edge_mid, centroid),
                        D4_DIGIT * side_px, ink)
-        world = np.array([apex, b, a, (apex + a + b) / 3])  # seen from outside, b is on the right
+        # seen from outside (from above, the base running clockwise on screen), a is on the
+        # right of the apex: the texture keeps its handedness, digits are not mirrored
+        world = np.array([apex, a, b, (apex + a + b) / 3])
         pts = np.float32([*tri, centroid])
         _paste_face(img, origin, s, tex, pts, world, eye)
