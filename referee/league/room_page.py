@@ -151,7 +151,7 @@ class RoomPage:
         self.room = room
         self.pins = PinGuard(admin_pin)
         self.closed = threading.Event()
-        self.httpd = BoundedHTTPServer((bind, port), _handler(self), MAX_CLIENTS)
+        self.httpd = BoundedHTTPServer((bind, port), _handler(self), MAX_CLIENTS, name="room screen")
 
     @property
     def url(self) -> str:

@@ -58,14 +58,16 @@ def deadline_reader(sock: socket.socket, seconds: float) -> io.BufferedReader:
 
 
 class BoundedHTTPServer(ThreadingHTTPServer):
-    """A thread per connection, at most ``max_clients`` at once; errors are one line on stderr."""
+    """A thread per connection, at most ``max_clients`` at once; errors are one line on stderr,
+    naming the page (``name``) so a log shared by the big screen and the room screen says which."""
 
     daemon_threads = True
     request_queue_size = 128  # connections waiting to be accepted (and refused at once if over)
 
-    def __init__(self, address, handler, max_clients: int = MAX_CLIENTS):
+    def __init__(self, address, handler, max_clients: int = MAX_CLIENTS, name: str = "big screen"):
         super().__init__(address, handler)
         self._slots = threading.BoundedSemaphore(max_clients)
+        self.name = name
 
     def process_request(self, request, client_address) -> None:
         if not self._slots.acquire(blocking=False):
@@ -97,7 +99,7 @@ class BoundedHTTPServer(ThreadingHTTPServer):
     def handle_error(self, request, client_address) -> None:
         """One line for the log instead of http.server's traceback."""
         exc = sys.exc_info()[1]
-        print(f"big screen: a request from {client_address[0]} failed: {exc!r}", file=sys.stderr)
+        print(f"{self.name}: a request from {client_address[0]} failed: {exc!r}", file=sys.stderr)
 
 
 class PageHandler(BaseHTTPRequestHandler):

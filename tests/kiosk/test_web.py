@@ -192,3 +192,24 @@ def test_a_body_shorter_than_its_length_gets_408_and_a_nested_one_400():
         assert status == 400 and "nested too deeply" in message
     finally:
         screen.close()
+
+
+def test_a_request_that_fails_is_one_line_naming_the_page(capsys):
+    """The big screen and the room screen may share one log (a Pi that serves both): a
+    request that fails is one line that says which page it reached, not a traceback."""
+    from referee.league.room_page import RoomPage
+
+    screen = small_screen([])
+    room_page = RoomPage(room=None, port=0)  # its server alone: no request reaches the room here
+    try:
+        for httpd, name in ((screen.httpd, "big screen"), (room_page.httpd, "room screen")):
+            try:
+                raise ConnectionResetError(104, "Connection reset by peer")
+            except ConnectionResetError:
+                httpd.handle_error(None, ("192.0.2.7", 50000))
+            err = capsys.readouterr().err
+            assert err.startswith(f"{name}: a request from 192.0.2.7 failed: ConnectionResetError")
+            assert err.count("\n") == 1
+    finally:
+        screen.close()
+        room_page.httpd.server_close()
