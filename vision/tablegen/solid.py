@@ -15,20 +15,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.dice_cube import LAYOUTS as PIPS  # the standard d6 layout, one table for drawing and reading
+from vision.dice_cube import PIP_OFFSET, PIP_RADIUS
 from vision.kit.draw import Painter
 
 TEX_PX_PER_MM = 12.0
 """Resolution of a face's own texture before it is projected."""
-PIP_OFFSET, PIP_RADIUS = 0.27, 0.094
-"""A d6 pip's offset from the face's middle and its radius, as fractions of the edge."""
-PIPS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
 D4_DIGIT, D4_INSET = 0.17, 0.45
 """A d4 digit's height as a fraction of the edge, and how far its centre sits from its
 corner (or edge) toward the face's middle, as a fraction of that distance."""
