@@ -15,7 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.dice_cube import LAYOUTS as PIPS  # the standard d6 layout, one table for drawing and reading
+# the standard d6 layout: one table for drawing the dice and for reading them
+from vision.dice_cube import LAYOUTS as PIPS
 from vision.dice_cube import PIP_OFFSET, PIP_RADIUS
 from vision.kit.draw import Painter
 
