@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
 
 from engines.core.frozen import replace
 
@@ -54,6 +55,31 @@ def scores_ahead(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[C
     return ahead
 
 
+LOOKOUT = 60
+"""Turns the balls are followed to see whether any of them will ever run over a base again."""
+
+
+@lru_cache(maxsize=65536)
+def board_alive(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card, ...],
+                reverse: bool, bases: tuple[str, ...]) -> bool:
+    """Whether, with the cards as they lie, a ball will run over a base again. False only
+    when the balls are seen to come back to a place they were in (the same squares, faces
+    and cards) without scoring on the way: then, unless a workman changes the board, nobody
+    scores again, and with five points to reach nobody wins (the rules have no other end)."""
+    ball_list, card_list = list(balls), list(cards)
+    seen: set[tuple] = set()
+    for _ in range(LOOKOUT):
+        place = (tuple(ball_list), tuple(card_list), reverse)
+        if place in seen:
+            return False
+        seen.add(place)
+        motion = Motion(board(rings), ball_list, card_list, reverse, bases, [""] * seats).run()
+        if not motion.balls or any(task.kind == "score" for task in motion.tasks):
+            return True
+        ball_list, card_list, reverse = list(motion.balls), list(motion.cards), motion.reverse
+    return True
+
+
 def strengths(s: RollerballState) -> list[float]:
     n = len(s.players)
     z = [PER_POINT * len(s.victory[p]) + PER_CARD * (len(s.hands[p]) + len(s.bids[p] or ()))
@@ -68,7 +94,10 @@ def strengths(s: RollerballState) -> list[float]:
 
 
 def evaluate(s: RollerballState) -> tuple[float, ...]:
-    """Each seat's chance to win: a softmax of the strengths. Many positions a search meets
+    """Each seat's chance to win: a softmax of the strengths, or nothing for anyone on a dead
+    board (no ball will ever run over a base as the cards lie: a lead there wins nothing, so
+    neither the leader nor anyone else is drawn to freeze the board, and a frozen board is
+    worth changing to everyone). Many positions a search meets
     differ only in what the strengths never read (which cards are in a hand, the workmen, the
     deck), so the value is kept by what they do read."""
     key = (s.rings, s.phase, s.balls, s.cards, s.reverse, s.bases,
@@ -78,8 +107,15 @@ def evaluate(s: RollerballState) -> tuple[float, ...]:
     if value is None:
         if len(_VALUES) >= VALUES_KEPT:
             _VALUES.clear()
-        value = _VALUES[key] = softmax(strengths(s))
+        value = _VALUES[key] = softmax(strengths(s)) if alive(s) else (0.0,) * len(s.players)
     return value
+
+
+def alive(s: RollerballState) -> bool:
+    """Whether somebody can still score without the board changing (see ``board_alive``)."""
+    if s.phase != "play" or not s.balls:
+        return True
+    return board_alive(s.rings, len(s.players), s.balls, s.cards, s.reverse, s.bases)
 
 
 VALUES_KEPT = 200_000
