@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.arena import Arena, table  # noqa: E402
+from referee.arena import LABELS, Arena, table  # noqa: E402
 
 GAMES = ("rocketball", "stoneball", "rollerball", "rollerball-ii")
 """The games with an evaluation for the search (Rocca's shots are flicked by hand: no bot)."""
@@ -48,16 +48,28 @@ def main() -> int:
             started = time.perf_counter()
             arena = Arena(game, (a, b), args.games, seed=args.seed)
             path = args.out / f"{game}.{a}-{b}.json" if args.out else None
-            summary = arena.run(progress=lambda i, w, arena=arena, path=path: path and write(
-                path, arena.summary()))
+            summary = arena.run(progress=Progress(arena, path))
             print(table(summary))
             print(f"({time.perf_counter() - started:.0f} s wall clock)\n", flush=True)
     return 0
 
 
-def write(path: Path, summary: dict) -> None:
-    """The figures so far, rewritten after every game: a run cut short still says how far it got."""
-    path.write_text(json.dumps(summary, indent=1) + "\n")
+class Progress:
+    """After every game: a line saying who won it (a long run shows where it is), and the
+    figures so far rewritten to the JSON file, so a run cut short still says how far it got."""
+
+    def __init__(self, arena: Arena, path: Path | None):
+        self.arena, self.path = arena, path
+        self.started = time.perf_counter()
+
+    def __call__(self, index: int, winner: str | None) -> None:
+        now = time.perf_counter()
+        seats = ",".join(self.arena.seating(index))
+        who = f"{winner} ({self.arena.bots[LABELS.index(winner)]})" if winner else "draw"
+        print(f"  game {index} (seats {seats}): {who}, {now - self.started:.0f} s", flush=True)
+        self.started = now
+        if self.path:
+            self.path.write_text(json.dumps(self.arena.summary(), indent=1) + "\n")
 
 
 if __name__ == "__main__":

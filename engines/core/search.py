@@ -140,6 +140,8 @@ class Node:
     children: dict[Action, Node] = field(default_factory=dict)
     order: list[Action] | None = None
     """A decision node's actions, best first (set on its second visit)."""
+    known: set[Action] = field(default_factory=set)
+    """The actions in ``order`` (kept only where sampled worlds can add to it)."""
     seen: dict[Action, int] = field(default_factory=dict)
     """How often each action was available here (differs between sampled worlds)."""
 
@@ -232,15 +234,24 @@ class SearchBot:
         if node.order is None:  # only the root and nodes visited before get here
             legal = state.legal_actions()
             node.order = policy.ranked(state, legal, 1 if node is root else 0) or legal
+            if policy.determinize_fn is not None:
+                node.known = set(node.order)
             candidates = node.order[:width]
         elif policy.determinize_fn is None:  # one state per node: its actions never change
             candidates = node.order[:width]
         else:  # a sampled world may allow actions the node has not met, and not others
             legal = state.legal_actions()
             allowed = set(legal)
-            known = set(node.order)
-            node.order += [a for a in legal if a not in known]
-            candidates = [a for a in node.order if a in allowed][:width]
+            for a in legal:
+                if a not in node.known:
+                    node.known.add(a)
+                    node.order.append(a)
+            candidates = []
+            for a in node.order:  # the first ``width`` of them this world allows
+                if a in allowed:
+                    candidates.append(a)
+                    if len(candidates) == width:
+                        break
         for a in candidates:
             node.seen[a] = node.seen.get(a, 0) + 1
         for a in candidates:

@@ -32,6 +32,10 @@ class Dir(enum.Enum):
     S = "S"
     W = "W"
 
+    __hash__ = object.__hash__
+    """Members are singletons compared by identity; hashing them the same way keeps the many
+    direction-keyed lookups of a search in C (``Enum`` hashes the name in Python)."""
+
     @property
     def cw(self) -> Dir:
         return _ORDER[(_ORDER.index(self) + 1) % 4]
@@ -103,13 +107,10 @@ def goal_entered(square: int, d: Dir) -> int | None:
 
     ruling: leaving row 0 northward in a goal column enters the North goal, leaving row 10
     southward in a goal column enters the South goal."""
-    row, col = row_col(square)
-    if col not in GOAL_COLS:
-        return None
-    if d is Dir.N and row == 0:
-        return NORTH
-    if d is Dir.S and row == ROWS - 1:
-        return SOUTH
+    if d is Dir.N:
+        return NORTH if square in _NORTH_MOUTH else None
+    if d is Dir.S:
+        return SOUTH if square in _SOUTH_MOUTH else None
     return None
 
 
@@ -131,6 +132,11 @@ def wall_arrow(square: int, d: Dir, edge_arrows: EdgeArrows, end_walls: EndWalls
     if end_walls == "reflect":
         return d.back
     return Dir.E if col < GOAL_COLS[0] else Dir.W
+
+
+_NORTH_MOUTH = frozenset(at(0, col) for col in GOAL_COLS)
+_SOUTH_MOUTH = frozenset(at(ROWS - 1, col) for col in GOAL_COLS)
+"""The squares a ball leaves by (northward, southward) to enter a goal."""
 
 
 def on_edge(square: int) -> bool:

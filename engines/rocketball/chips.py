@@ -11,6 +11,8 @@ import dataclasses
 import enum
 from fractions import Fraction
 
+from engines.core.frozen import replace
+
 from .board import Dir
 
 
@@ -23,8 +25,14 @@ class Kind(enum.Enum):
     MOGUL = "mogul"
     DJINN = "djinn"
 
+    __hash__ = object.__hash__
+    """Members are singletons compared by identity; hashing them so keeps kind-keyed lookups
+    in C during a search (``Enum`` hashes the name in Python)."""
+
 
 KINDS = tuple(Kind)
+FIELD = {kind: kind.value for kind in Kind}
+"""The windbag's field for each kind (read without the enum's ``value`` property)."""
 DIRECTED = frozenset({Kind.VORTEX, Kind.GUST})
 """Chips with an arrow: placed facing N, E, S or W, and the only ones a player may rotate
 (vortexes by the base rules, gusts by theirs; the other variants say they are never turned)."""
@@ -67,10 +75,10 @@ class Windbag:
     djinn: int = 0
 
     def __getitem__(self, kind: Kind) -> int:
-        return getattr(self, kind.value)
+        return getattr(self, FIELD[kind])
 
     def add(self, kind: Kind, n: int = 1) -> Windbag:
-        return dataclasses.replace(self, **{kind.value: self[kind] + n})
+        return replace(self, **{FIELD[kind]: self[kind] + n})
 
     def __add__(self, other: Windbag) -> Windbag:
         return Windbag(*(self[k] + other[k] for k in KINDS))

@@ -14,8 +14,9 @@ for a roll, a choice, or a new start roll after a goal.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING
+
+from engines.core.frozen import replace
 
 from .board import (
     CENTRE,
@@ -75,16 +76,16 @@ def step(t: Turn, i: int) -> None:
     way = chip.facing if chip is not None and chip.kind is Kind.GUST and chip.facing else ball.facing
     goal = goal_entered(ball.square, way)
     if goal is not None:
-        t.balls[i] = dataclasses.replace(ball, steps=ball.steps - 1)
+        t.balls[i] = replace(ball, steps=ball.steps - 1)
         enter_goal(t, i, goal)
         return
     target = neighbour(ball.square, way)
     if target is None:
         arrow = wall_arrow(ball.square, way, t.options.edge_arrows, t.options.end_walls)
-        t.balls[i] = dataclasses.replace(ball, facing=arrow, steps=ball.steps - 1)
+        t.balls[i] = replace(ball, facing=arrow, steps=ball.steps - 1)
         t.say("bounce", f"{t.ball_name(i)} hits the {way.value} wall on {name(ball.square)} and turns {arrow.value}")
         return
-    t.balls[i] = dataclasses.replace(ball, square=target, steps=ball.steps - 1)
+    t.balls[i] = replace(ball, square=target, steps=ball.steps - 1)
     arrive(t, i)
 
 
@@ -95,7 +96,7 @@ def arrive(t: Turn, i: int) -> None:
     if chip is None:
         return
     if chip.kind is Kind.VORTEX and chip.facing is not None:
-        t.balls[i] = dataclasses.replace(ball, facing=chip.facing)
+        t.balls[i] = replace(ball, facing=chip.facing)
         t.say("turn", f"{t.ball_name(i)} enters the vortex on {name(ball.square)} and turns {chip.facing.value}")
     elif chip.kind in ROLL_CHIPS:
         t.say("chip", f"{t.ball_name(i)} enters the {chip.kind.value} on {name(ball.square)}: roll the die")
@@ -128,7 +129,7 @@ def chip_roll(t: Turn, value: int) -> None:
             t.board[ball.square] = None
             t.removed = t.removed.add(Kind.BARRICADE)
             t.say("barricade", f"{t.ball_name(i)} smashes the barricade on {where}")
-    t.balls[i] = dataclasses.replace(ball, facing=facing)
+    t.balls[i] = replace(ball, facing=facing)
 
 
 def mogul_jump(t: Turn, i: int) -> None:
@@ -145,15 +146,15 @@ def mogul_jump(t: Turn, i: int) -> None:
     if inside(to_row, to_col):
         landing = at(to_row, to_col)
         t.say("mogul", f"{t.ball_name(i)} jumps the mogul on {name(ball.square)} and lands on {name(landing)}")
-        t.balls[i] = dataclasses.replace(ball, square=landing, steps=0)
+        t.balls[i] = replace(ball, square=landing, steps=0)
         arrive(t, i)
         return
-    t.balls[i] = dataclasses.replace(ball, steps=0)
+    t.balls[i] = replace(ball, steps=0)
     if ball.facing in (Dir.N, Dir.S) and col in GOAL_COLS:
         t.say("mogul", f"{t.ball_name(i)} jumps the mogul on {name(ball.square)} straight into a goal")
         enter_goal(t, i, NORTH if ball.facing is Dir.N else SOUTH)
         return
-    t.balls[i] = dataclasses.replace(t.balls[i], square=CENTRE)
+    t.balls[i] = replace(t.balls[i], square=CENTRE)
     t.say("mogul", f"{t.ball_name(i)} jumps the mogul on {name(ball.square)} off the field; "
                    f"{t.players[t.windbag]} puts it in the centre and picks its facing")
     t.phase, t.pending, t.actor = Phase.MOGUL_FACE, i, t.windbag
@@ -171,7 +172,7 @@ def enter_goal(t: Turn, i: int, goal: int) -> None:
     if len(t.balls) == 2 and scorer != i:
         ball = t.balls[i]
         facing = Dir.S if i == NORTH else Dir.N
-        t.balls[i] = dataclasses.replace(ball, square=ball.home, facing=facing, steps=0)
+        t.balls[i] = replace(ball, square=ball.home, facing=facing, steps=0)
         t.say("restart", f"{t.ball_name(i)} restarts on {name(ball.home)} facing {facing.value}")
         return
     t.point(scorer)

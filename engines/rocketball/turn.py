@@ -6,10 +6,10 @@ and the original (immutable) state is untouched anyway.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from engines.core import Action, Event, IllegalAction
+from engines.core.frozen import replace
 
 from . import movement
 from .actions import Draw, Drift, Face, Pass, Place, Reverse, Roll, Rotate, Start
@@ -80,7 +80,7 @@ class Turn:
         return goal if self.reversed else 1 - goal
 
     def freeze(self) -> RocketballState:
-        return dataclasses.replace(
+        return replace(
             self.state,
             phase=self.phase,
             balls=tuple(self.balls),
@@ -128,17 +128,17 @@ class Turn:
             facing, holder = START_TABLE[value]
             if len(self.balls) == 2:
                 # Assault! (this engine): North's ball takes the table's facing, South's the opposite.
-                self.balls = [dataclasses.replace(self.balls[0], facing=facing),
-                              dataclasses.replace(self.balls[1], facing=facing.back)]
+                self.balls = [replace(self.balls[0], facing=facing),
+                              replace(self.balls[1], facing=facing.back)]
             else:
-                self.balls = [dataclasses.replace(self.balls[0], facing=facing)]
+                self.balls = [replace(self.balls[0], facing=facing)]
             self.windbag = holder
             self.say("start", f"start roll {value}: the rocketball faces {facing.value}, "
                               f"{self.players[holder]} begins with the windbag", roll=value)
             self.begin_round()
         elif self.phase is Phase.MOVE_ROLL:
             i = self.pending
-            self.balls[i] = dataclasses.replace(self.balls[i], steps=value)
+            self.balls[i] = replace(self.balls[i], steps=value)
             self.say("roll", f"{self.ball_name(i)} moves {value}", roll=value, ball=i)
             if len(self.balls) == 2 and self.cursor is None and i == 0:
                 self.pending = 1
@@ -170,7 +170,7 @@ class Turn:
             raise IllegalAction(f"{self.players[self.actor]}'s rocketball starts beside their goal: {names}")
         i = self.actor
         facing = Dir.S if i == NORTH else Dir.N
-        self.balls[i] = dataclasses.replace(self.balls[i], square=action.square, home=action.square, facing=facing)
+        self.balls[i] = replace(self.balls[i], square=action.square, home=action.square, facing=facing)
         self.say("start", f"{self.players[i]}'s rocketball starts on {name(action.square)}")
         if i == NORTH:
             self.actor = SOUTH
@@ -180,7 +180,7 @@ class Turn:
 
     def face(self, action: Face) -> None:
         i = self.pending
-        self.balls[i] = dataclasses.replace(self.balls[i], facing=action.facing)
+        self.balls[i] = replace(self.balls[i], facing=action.facing)
         self.say("face", f"{self.ball_name(i)} faces {action.facing.value} in the centre")
         self.phase = Phase.MOVE_ROLL
 
@@ -228,7 +228,7 @@ class Turn:
             if chip is not None:
                 self.bag = self.bag.add(chip.kind)
                 self.board[square] = None
-        self.balls = [dataclasses.replace(b, square=b.home, steps=0) for b in self.balls]
+        self.balls = [replace(b, square=b.home, steps=0) for b in self.balls]
         self.last_rotated = [None, None]
         self.placed = []
         self.cursor = None

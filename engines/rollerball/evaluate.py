@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import replace
 from functools import lru_cache
 
+from engines.core.frozen import replace
+
+from .board import board
 from .movement import Motion
+from .pieces import Ball, Card
 from .state import RollerballState
 from .turn import WINNING_POINTS
 
@@ -37,19 +40,44 @@ PER_SCORE_AHEAD = (0.6, 0.35)
 """Strength of a base a ball will run over in the next turn, and in the turn after."""
 
 
-@lru_cache(maxsize=4096)
-def scores_ahead(s: RollerballState) -> tuple[float, ...]:
-    """Each seat's bases the balls will run over in the next turns, weighed by nearness
-    (cached: many positions in a search differ only in hands and workmen)."""
-    ahead = [0.0] * len(s.players)
-    balls, cards, reverse = list(s.balls), list(s.cards), s.reverse
+def scores_ahead(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card, ...],
+                 reverse: bool, bases: tuple[str, ...]) -> list[float]:
+    """Each seat's bases the balls will run over in the next turns, weighed by nearness.
+    Workmen never change who scores, so they are left off the board."""
+    ahead = [0.0] * seats
+    ball_list, card_list = list(balls), list(cards)
     for weight in PER_SCORE_AHEAD:
-        motion = Motion(s.board, balls, cards, reverse, s.bases, list(s.workmen)).run()
+        motion = Motion(board(rings), ball_list, card_list, reverse, bases, [""] * seats).run()
         for task in motion.tasks:
             if task.kind == "score":
                 ahead[task.player] += weight
-        balls, cards, reverse = list(motion.balls), list(motion.cards), motion.reverse
-    return tuple(ahead)
+        ball_list, card_list, reverse = list(motion.balls), list(motion.cards), motion.reverse
+    return ahead
+
+
+LOOKOUT = 60
+"""Turns the balls are followed to see whether any of them will ever run over a base again."""
+
+
+@lru_cache(maxsize=65536)
+def board_alive(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card, ...],
+                reverse: bool, bases: tuple[str, ...]) -> bool:
+    """Whether, with the cards as they lie, a ball will run over a base again. False only
+    when the balls are seen to come back to a place they were in (the same squares, faces
+    and cards) without scoring on the way: then, unless a workman changes the board, nobody
+    scores again, and with five points to reach nobody wins (the rules have no other end)."""
+    ball_list, card_list = list(balls), list(cards)
+    seen: set[tuple] = set()
+    for _ in range(LOOKOUT):
+        place = (tuple(ball_list), tuple(card_list), reverse)
+        if place in seen:
+            return False
+        seen.add(place)
+        motion = Motion(board(rings), ball_list, card_list, reverse, bases, [""] * seats).run()
+        if not motion.balls or any(task.kind == "score" for task in motion.tasks):
+            return True
+        ball_list, card_list, reverse = list(motion.balls), list(motion.cards), motion.reverse
+    return True
 
 
 def strengths(s: RollerballState) -> list[float]:
@@ -57,9 +85,7 @@ def strengths(s: RollerballState) -> list[float]:
     z = [PER_POINT * len(s.victory[p]) + PER_CARD * (len(s.hands[p]) + len(s.bids[p] or ()))
          for p in range(n)]
     if s.phase == "play" and s.balls:
-        board = replace(s, hands=(), bids=(), tasks=(), deck=(), discards=(), victory=(),
-                        workmen=("",) * n)  # workmen never change who scores
-        for p, v in enumerate(scores_ahead(board)):
+        for p, v in enumerate(scores_ahead(s.rings, n, s.balls, s.cards, s.reverse, s.bases)):
             z[p] += v
     for p in range(n):  # the last point before winning is worth the most
         if len(s.victory[p]) == WINNING_POINTS - 1:
@@ -68,8 +94,37 @@ def strengths(s: RollerballState) -> list[float]:
 
 
 def evaluate(s: RollerballState) -> tuple[float, ...]:
-    """Each seat's chance to win: a softmax of the strengths."""
-    z = strengths(s)
+    """Each seat's chance to win: a softmax of the strengths, or nothing for anyone on a dead
+    board (no ball will ever run over a base as the cards lie: a lead there wins nothing, so
+    neither the leader nor anyone else is drawn to freeze the board, and a frozen board is
+    worth changing to everyone). Many positions a search meets
+    differ only in what the strengths never read (which cards are in a hand, the workmen, the
+    deck), so the value is kept by what they do read."""
+    key = (s.rings, s.phase, s.balls, s.cards, s.reverse, s.bases,
+           tuple(len(v) for v in s.victory),
+           tuple(len(h) + len(b or ()) for h, b in zip(s.hands, s.bids, strict=True)))
+    value = _VALUES.get(key)
+    if value is None:
+        if len(_VALUES) >= VALUES_KEPT:
+            _VALUES.clear()
+        value = _VALUES[key] = softmax(strengths(s)) if alive(s) else (0.0,) * len(s.players)
+    return value
+
+
+def alive(s: RollerballState) -> bool:
+    """Whether somebody can still score without the board changing (see ``board_alive``)."""
+    if s.phase != "play" or not s.balls:
+        return True
+    return board_alive(s.rings, len(s.players), s.balls, s.cards, s.reverse, s.bases)
+
+
+VALUES_KEPT = 200_000
+"""Values kept by ``evaluate`` before it starts afresh (a bound on memory in long runs)."""
+
+_VALUES: dict[tuple, tuple[float, ...]] = {}
+
+
+def softmax(z: list[float]) -> tuple[float, ...]:
     top = max(z)
     weights = [math.exp(v - top) for v in z]
     total = sum(weights)

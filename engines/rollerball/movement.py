@@ -18,9 +18,10 @@ met by reversed balls) hops over it as if the card were not there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engines.core import Event
+from engines.core.frozen import replace
 
 from .board import Board
 from .cards import BALL_CHANGERS, CORNER_CHANGERS, NAMES

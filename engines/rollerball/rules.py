@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engines.core import Event
+from engines.core.frozen import replace
 
 from . import setup, turn
 from .actions import (

@@ -7,11 +7,11 @@ show no other player's bid (nor how many cards it took) until all have bid.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING
 
 from engines.core import Event
+from engines.core.frozen import replace
 
 from . import cards as deckmod
 from .actions import Bid, Draw, Pass, PlaceBall, PlaceBase, PlaceCard, PlaceWorkman, Raise
@@ -158,8 +158,22 @@ def place_workman(s: S, action: PlaceWorkman, events: list[Event]) -> S:
 
 def setup_spots(s: S, code: str) -> list[Card]:
     """Setup cards go only on squares with nothing on them (and, but for corner cards, no corner)."""
-    taken = {sq for c in s.cards for sq in c.squares} | set(s.bases) | set(s.workmen)
-    return [c for c in spots(s.board, code) if not taken & set(c.squares)]
+    taken = setup_taken(s)
+    return [c for c in spots(s.board, code) if c.entry not in taken and c.exit not in taken]
+
+
+def setup_taken(s: S) -> set[str]:
+    """The squares a setup card may not cover: cards, bases and workmen lie there."""
+    return {sq for c in s.cards for sq in c.squares} | set(s.bases) | set(s.workmen)
+
+
+def can_place(s: S, player: int) -> bool:
+    """Whether ``player`` has a setup card (no Replacer) with a free spot: ``place_legal``
+    offers more than the pass. Stops at the first spot found (asked after every placement)."""
+    taken = setup_taken(s)
+    return any(c.entry not in taken and c.exit not in taken
+               for code in deckmod.kinds(s.hands[player]) if code != "RP"
+               for c in spots(s.board, code))
 
 
 def place_legal(s: S) -> list:
@@ -173,7 +187,7 @@ def next_placer(s: S, start: int) -> S:
     n = len(s.players)
     for i in range(n):
         p = (start + i) % n
-        if p not in s.passed and len(place_legal(replace(s, tasks=(Task("place", p),)))) > 1:
+        if p not in s.passed and can_place(s, p):
             return replace(s, tasks=(Task("place", p),))
     return replace(s, phase="ball", passed=(), tasks=(Task("ball", s.leader),))
 

@@ -10,11 +10,13 @@ Tasks that need no decision (a hand already full, an empty deck) are settled on 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from engines.core import CHANCE, Action, Event, IllegalAction, Result, State
+from engines.core.frozen import replace
 
 from . import cards as deckmod
 from .actions import Bid, Draw
@@ -94,8 +96,7 @@ class RollerballState(State):
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.to_move != CHANCE:
             return []
-        counts = Counter(self.deck)
-        return [(Draw(code), Fraction(n, len(self.deck))) for code, n in sorted(counts.items())]
+        return list(draws(self.deck))
 
     def legal_actions(self) -> list[Action]:
         if self.winner >= 0:
@@ -172,6 +173,14 @@ class RollerballState(State):
         if isinstance(action, Draw):
             return f"draw (a card for {self.players[head.player]})"
         return action.notation()
+
+
+@lru_cache(maxsize=4096)
+def draws(deck: tuple[str, ...]) -> tuple[tuple[Draw, Fraction], ...]:
+    """Each kind of card the deck holds, with its chance of being drawn (kept per deck: the
+    search asks for the same deck's draws many times)."""
+    counts = Counter(deck)
+    return tuple((Draw(code), Fraction(n, len(deck))) for code, n in sorted(counts.items()))
 
 
 def initial(players: tuple[str, ...], rings: int, expansion: bool) -> RollerballState:

@@ -6,10 +6,10 @@ first, in the order the balls caused them, each taken by the player concerned.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engines.core import Event
+from engines.core.frozen import replace
 
 from . import cards as deckmod
 from .actions import (
