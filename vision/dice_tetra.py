@@ -262,7 +262,9 @@ def read_tetrahedron(view: np.ndarray, approx: np.ndarray, style: str = "apex", 
                      s: float = 6.0, outline: np.ndarray | None = None) -> tuple[int | None, float, float] | None:
     """The value rolled on a d4, how sure, and how well its faces matched: every face in view
     must read the same value at its spot, and no other spot of theirs may read it. Of the
-    candidate top vertices, the one whose faces read best is taken. A digit the camera sees
+    candidate top vertices (the three whose unfolded faces hold digits best, each moved to where
+    they hold them best, then all as found), the one whose faces read best is taken. A digit the
+    camera sees
     across fewer than `MIN_DIGIT_PX` pixels (see digit_px; the camera's scale on the table,
     the view's `s` px per mm) is too coarse to be sure of: the confidence fades to 0 there.
     None when the outline is no d4's."""
