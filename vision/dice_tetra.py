@@ -264,9 +264,8 @@ def read_tetrahedron(view: np.ndarray, approx: np.ndarray, style: str = "apex", 
     must read the same value at its spot, and no other spot of theirs may read it. Of the
     candidate top vertices (the three whose unfolded faces hold digits best, each moved to where
     they hold them best, then all as found), the one whose faces read best is taken. A digit the
-    camera sees
-    across fewer than `MIN_DIGIT_PX` pixels (see digit_px; the camera's scale on the table,
-    the view's `s` px per mm) is too coarse to be sure of: the confidence fades to 0 there.
+    camera sees across fewer than `MIN_DIGIT_PX` pixels (see digit_px; the camera's scale on the
+    table, the view's `s` px per mm) is too coarse to be sure of: the confidence fades to 0 there.
     None when the outline is no d4's."""
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     found = base_and_apex(approx, grey, outline)
