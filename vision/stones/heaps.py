@@ -53,13 +53,12 @@ def _heaps_split(footprints: list[_Footprint], found: list[Stone | None], stone_
         n_px = float(f.part.sum())
         k = int(round(n_px / typical))
         least = HEAP_MIN if st is None else HEAP_PAIR
-        whole = st is not None and _roundness(f.part) >= HEAP_ROUNDNESS
-        if whole or n_px < least * typical or k > HEAP_MAX_STONES:
+        if n_px < least * typical:
             out_f.append(f)
             out_s.append(st)
             continue
         best: tuple[float, list[_Footprint], list[Stone | None]] | None = None
-        for n in range(max(k - 1, 2), min(k + 1, HEAP_MAX_STONES) + 1):
+        for n in range(max(2, (k + 1) // 2), min(k + 1, HEAP_MAX_STONES) + 1):
             pieces = [replace(f, part=p) for p in _k_pieces(f.part, n)]
             stones = [stone_of(p) for p in pieces]
             round_ = min(_roundness(p.part) for p in pieces)
