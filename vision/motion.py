@@ -252,11 +252,12 @@ def hand_region(mask: np.ndarray, inland_px: int | None = None) -> np.ndarray:
     cv2.floodFill(framed, None, (0, 0), 2, 0, 0, 8)
     hand = cv2.threshold(framed[1:-1, 1:-1], 1, 1, cv2.THRESH_BINARY)[1]
     if inland:
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        large = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= inland_px)
-        large = large[large > 0]
-        if len(large):
-            hand |= np.isin(labels, large).astype(np.uint8)
+        rest = cv2.subtract(mask, hand)  # what the border does not reach
+        if cv2.countNonZero(rest) >= inland_px:
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+            large = (stats[:, cv2.CC_STAT_AREA] >= inland_px).astype(np.uint8)
+            large[0] = 0
+            hand |= large[labels]
     return cv2.dilate(hand, GROW)
 
 
