@@ -75,12 +75,8 @@ def draw_scene(
     light: tuple[float, float] = (-0.6, -0.8),
     noise: float = 3.0,
     seed: int = 0,
-    stripes: tuple[float, float] | None = None,
 ) -> Scene:
-    """Render a board scene; `light` is the direction the light comes from (board axes).
-    `stripes` (period mm, amplitude in levels): a wood grain of stripes running along the board's
-    y axis, so across its top and bottom edges, each stripe wandering a little along its length,
-    with one paler streak of the wood (a few stripes wide) at 0.4 of the board's width."""
+    """Render a board scene; `light` is the direction the light comes from (board axes)."""
     rng = np.random.default_rng(seed)
     w, h = size
     W, H = size_mm
@@ -98,16 +94,6 @@ def draw_scene(
     board = np.empty_like(img)
     board[:] = board_bgr
     board += _grain((h, w), rng, 4.0)[..., None]
-    if stripes is not None:
-        period, amplitude = stripes
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
-        to_mm = np.linalg.inv(mm_to_px)
-        hom = to_mm[2, 0] * xx + to_mm[2, 1] * yy + to_mm[2, 2]
-        x_mm = (to_mm[0, 0] * xx + to_mm[0, 1] * yy + to_mm[0, 2]) / hom
-        y_mm = (to_mm[1, 0] * xx + to_mm[1, 1] * yy + to_mm[1, 2]) / hom
-        wave = 2.0 * np.sin(y_mm / 40.0 + np.sin(x_mm / 23.0))
-        band = 1.5 * amplitude * np.exp(-(((x_mm - 0.4 * W) / 6.0) ** 2))  # a paler streak of the wood
-        board += (amplitude * np.sin(2 * np.pi * (x_mm + wave) / period) + band).astype(np.float32)[..., None]
     img = np.where(board_mask[..., None] > 0, board, img)
     # a gentle light falloff across the image, as real lamps give
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)

@@ -45,38 +45,6 @@ GRAIN_STEP = 3  # its samples along the grain lie this many pixels apart
 GRAIN_OUTLIER = 4.0  # a luma difference beyond this many times the median one is no stripe
 
 
-def _grain_axis(luma: np.ndarray, max_d: float) -> int | None:
-    """The axis the board's stripes run along (1: x, 0: y), when the luma changes
-    GRAIN_ANISOTROPY times faster across them than along them; None for no grain."""
-    if min(luma.shape) < 2 * max_d:
-        return None
-    sub = luma[::2, ::2].astype(np.float32)
-    across = float(np.abs(np.diff(sub, axis=1)).mean())  # changes along x: stripes running along y
-    along = float(np.abs(np.diff(sub, axis=0)).mean())
-    if max(across, along) < GRAIN_ANISOTROPY * min(across, along):
-        return None
-    return 1 if along > across else 0
-
-
-def _grain_to_edges(grain: np.ndarray, axis: int, inner: tuple[slice, slice],
-                    board: tuple[int, int, int, int]) -> tuple[np.ndarray, tuple[slice, slice]]:
-    """The grain of the inner board run on along its stripes to the board's two edges they meet
-    (`board`: its first row and column, and one past its last), and the window it then covers.
-
-    Stripes that run across an edge alternate along it, so an edge profile (a median along the
-    edge) leaves them whole, and a stripe a stone wide is as bright as a pale stone there; a
-    stripe runs on to the edge as it is, so its value at the inner board's border is repeated."""
-    rows, cols = inner
-    top, left, bottom, right = (max(v, 0) for v in board)
-    if axis == 0:  # stripes along y: on up to the top edge and down to the bottom one
-        before, after = rows.start - top, max(bottom - rows.stop, 0)
-        ext = np.pad(grain, ((max(before, 0), after), (0, 0)), mode="edge")
-        return ext, (slice(rows.start - max(before, 0), rows.stop + after), cols)
-    before, after = cols.start - left, max(right - cols.stop, 0)
-    ext = np.pad(grain, ((0, 0), (max(before, 0), after)), mode="edge")
-    return ext, (rows, slice(cols.start - max(before, 0), cols.stop + after))
-
-
 def _grain(luma: np.ndarray, max_d: float) -> np.ndarray | None:
     """The board's grain in a luma difference (the board inside its edge strips), or None.
 
@@ -91,13 +59,16 @@ def _grain(luma: np.ndarray, max_d: float) -> np.ndarray | None:
     the stripes stop at a stone is what tells the stone. Only kept when it removes most of the
     noise (GRAIN_GAIN: a board with no grain is left as it is)."""
     h, w = luma.shape
-    axis = _grain_axis(luma, max_d)
-    if axis is None:
+    if min(h, w) < 2 * max_d:
         return None
-    if axis == 1:  # stripes along x: the same along the other axis
+    sub = luma[::2, ::2].astype(np.float32)
+    across = float(np.abs(np.diff(sub, axis=1)).mean())  # changes along x: stripes running along y
+    along = float(np.abs(np.diff(sub, axis=0)).mean())
+    if max(across, along) < GRAIN_ANISOTROPY * min(across, along):
+        return None
+    if along > across:  # stripes along x: the same along the other axis
         g = _grain(np.ascontiguousarray(luma.T), max_d)
         return None if g is None else np.ascontiguousarray(g.T)
-    sub = luma[::2, ::2].astype(np.float32)
     # a stone or its shadow far darker or brighter than any stripe gives its samples half to
     # the brightest and half to the darkest side, so that they move no median: the stripes
     # beyond it decide
@@ -157,14 +128,6 @@ class _Surface:
         # edge), the median along the edge over stretches many stones long
         # what the camera does not see differs by nothing
         diff = cv2.subtract(ycc, bg, dst=np.zeros((h, w, 3), np.int16), mask=view.valid, dtype=cv2.CV_16S)
-        # the board's grain (wood's stripes), which no median wider than a stone can follow, taken
-        # out first, as far as the board's edges, so that the edge profiles see no stripes
-        outer, inner = _zones(view, e)
-        axis = _grain_axis(diff[inner][..., 0], max_d)
-        grain = _grain(diff[inner][..., 0], max_d) if axis is not None else None
-        if grain is not None:
-            grain, reach = _grain_to_edges(grain, axis, inner, (bv0, bu0, bv1, bu1))
-            diff[reach][..., 0] -= grain
         seg = max(4.0 * max_d, 8.0)
         for axis, line in ((0, bv0), (0, bv1), (1, bu0), (1, bu1)):
             lo = (bu0 - e, bu1 + e) if axis == 0 else (bv0 - e, bv1 + e)
@@ -204,6 +167,11 @@ class _Surface:
             n_cols = strip.shape[1]
             rows = (shift + np.arange(n_rows)[:, None]) * n_cols + np.arange(n_cols)
             np.subtract(seen, np.take(padded.reshape(-1, 3), rows, axis=0), out=strip)  # a view of `diff`
+        # the board's grain (wood's stripes), which no median wider than a stone can follow
+        outer, inner = _zones(view, e)
+        grain = _grain(diff[inner][..., 0], max_d)
+        if grain is not None:
+            diff[inner][..., 0] -= grain
         self._ycc, self._diff = ycc, diff
         self.resid = resid = cv2.convertScaleAbs(diff)  # |difference| never exceeds 255
         resid = np.float32(cv2.bitwise_and(resid, resid, mask=cv2.bitwise_not(markers)))
