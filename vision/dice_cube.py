@@ -53,6 +53,9 @@ flat dice read right 27 of 29 either way."""
 SURE = 0.3
 """The confidence from which a die's reading is taken as its value (the referee asks for a
 re-roll below it); a face read this surely also tells its end of the outline from the other."""
+BLIND = 0.2
+"""The share of a pip's place a glare must wash out to hide a pip there: a glare on part of
+a pip leaves a dark crescent, too small or too squeezed to count (see _spots)."""
 FIT = 0.9
 """How much of the outline a fitted cube must cover (intersection over union)."""
 
@@ -273,8 +276,9 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     spots = dark or light
     if not spots or (dark and light) or len(spots) > 6:
         return FaceReading(None, 0.0)
-    # where a lamp's reflection is as light as a white pip, or lights a dark one away
-    washed = (least > light_cut) if light else (grey > level + 0.5 * (255 - level))
+    # where a lamp's reflection is as light as a white pip, or lights a dark one away (a
+    # glare adds a share of what is left to white: 0.45 of it lifts a dark pip past dark_cut)
+    washed = (least > light_cut) if light else (grey > level + 0.45 * (255 - level))
     areas = np.array([a for a, _, _ in spots])
     alike = float(np.clip(1.0 - 4.0 * np.std(areas) / np.mean(areas), 0.0, 1.0))
     round_ = float(np.clip((min(r for _, _, r in spots) - 0.6) / 0.2, 0.0, 1.0))
@@ -291,9 +295,9 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
 
 def _hidden_pips(face: np.ndarray, washed: np.ndarray, top: Square) -> bool:
     """Whether a larger value's layout holds the pips found (`face`, face units from the
-    square's middle) and has all its other places washed out by a glare (`washed` over at
-    least half of a pip's disc there): a pip under a glare is not seen, and a 4 with two
-    pips under one reads as a 2."""
+    square's middle) and has all its other places under a glare (`washed` over `BLIND` of a
+    pip's disc there): a pip under a glare is not seen, and a 5 with its middle pip under one
+    reads as a 4."""
     u, v = top.axes()
     r = PIP_RADIUS * top.edge
 
@@ -304,7 +308,7 @@ def _hidden_pips(face: np.ndarray, washed: np.ndarray, top: Square) -> bool:
         disc = (xx - at[0]) ** 2 + (yy - at[1]) ** 2 <= r * r
         window = washed[y0:y0 + disc.shape[0], x0:x0 + disc.shape[1]]
         disc = disc[:window.shape[0], :window.shape[1]]
-        return bool(disc.any()) and float(window[disc].mean()) >= 0.5
+        return bool(disc.any()) and float(window[disc].mean()) >= BLIND
 
     for n in range(len(face) + 1, 7):
         for turn in (False, True):
@@ -367,8 +371,10 @@ def read_posed(view: np.ndarray, blob: np.ndarray, cube: Cube, pose: Pose) -> Cu
     """The value on the cube's top where the camera's pose over the tray is known
     (`vision.dice_pose`): the top is the end of the outline away from the camera, and the
     outline must sweep from base to top as a flat cube there does (within `MISFIT` of the
-    edge); None when it does not (a cocked die). Where the pose's sweep is too short to tell
-    the ends apart, the pips choose, as in `read_cube`."""
+    edge) with its pips there: None when it does not (a cocked die), or when the pips make a
+    sure layout only at the camera's end (a die leaning toward the camera, whose faces behind
+    its leaning face sweep the outline on away from it). Where the pose's sweep is too short to
+    tell the ends apart, the pips choose, as in `read_cube`."""
     edge = cube.tops[0].edge
     middle = np.mean([t.centre for t in cube.tops], axis=0)
     want = pose.sweep(middle, edge)
@@ -379,7 +385,9 @@ def read_posed(view: np.ndarray, blob: np.ndarray, cube: Cube, pose: Pose) -> Cu
         return None
     if np.linalg.norm(want) < MIN_SWEEP * edge:
         return read_cube(view, blob, cube)
-    face = read_face(view, blob, cube.tops[k])
+    face, near = (read_face(view, blob, cube.tops[j]) for j in (k, 1 - k))
+    if face.confidence < SURE <= near.confidence:
+        return None  # a sure face on the camera's side, where no flat top can be: leaning toward it
     return CubeReading(face.value, face.confidence, k)
 
 
