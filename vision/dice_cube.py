@@ -53,9 +53,10 @@ flat dice read right 27 of 29 either way."""
 SURE = 0.3
 """The confidence from which a die's reading is taken as its value (the referee asks for a
 re-roll below it); a face read this surely also tells its end of the outline from the other."""
-BLIND = 0.2
-"""The share of a pip's place a glare must wash out to hide a pip there: a glare on part of
-a pip leaves a dark crescent, too small or too squeezed to count (see _spots)."""
+BLIND = 0.5
+"""The share of the middle of a pip's place (half its radius) a glare must wash out to hide a
+pip there: a glare over a pip's middle leaves a crescent too small, squeezed or soft to count
+as a pip (see _spots); one over its rim leaves the pip."""
 FIT = 0.9
 """How much of the outline a fitted cube must cover (intersection over union)."""
 
@@ -207,8 +208,9 @@ def _spots(marks: np.ndarray, height: np.ndarray, pip_px: float) -> list[tuple[f
     least 0.6: a side face's pips are squeezed) and sharp-rimmed: `height` is how far each
     pixel stands out from the face (0 at the mask's threshold), and a pip, a disc with a rim,
     stands out at least 55 % of its own peak over at least `SHARP` of its area, where a
-    glare, a soft hill of light, has only a small top there. Returns area, centre, roundness."""
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(marks.astype(np.uint8))
+    glare, a soft hill of light, has only a small top there. Returns area, centre, roundness
+    of that top part, the pip itself where a glare beside it has grown the spot."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(marks.astype(np.uint8))
     expect = np.pi * pip_px ** 2
     out = []
     for i in range(1, n):
@@ -217,13 +219,15 @@ def _spots(marks: np.ndarray, height: np.ndarray, pip_px: float) -> list[tuple[f
             continue
         x, y, w, h = stats[i, :4]
         own = labels[y:y + h, x:x + w] == i
-        ys, xs = np.nonzero(own)
+        rise = np.where(own, height[y:y + h, x:x + w], -np.inf)
+        top = rise >= 0.55 * rise.max()
+        if np.count_nonzero(top) < SHARP * area:
+            continue
+        ys, xs = np.nonzero(top)
         cov = np.cov(np.vstack([xs, ys])) if len(xs) > 2 else np.eye(2)
         ev = np.linalg.eigvalsh(cov)
-        rise = height[y:y + h, x:x + w][own]
-        if np.mean(rise >= 0.55 * rise.max()) < SHARP:
-            continue
-        out.append((float(area), centres[i], float(np.sqrt(max(ev[0], 1e-9) / max(ev[1], 1e-9)))))
+        centre = np.array([x + xs.mean(), y + ys.mean()])
+        out.append((float(len(xs)), centre, float(np.sqrt(max(ev[0], 1e-9) / max(ev[1], 1e-9)))))
     return out
 
 
@@ -295,11 +299,11 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
 
 def _hidden_pips(face: np.ndarray, washed: np.ndarray, top: Square) -> bool:
     """Whether a larger value's layout holds the pips found (`face`, face units from the
-    square's middle) and has all its other places under a glare (`washed` over `BLIND` of a
-    pip's disc there): a pip under a glare is not seen, and a 5 with its middle pip under one
+    square's middle) and has all its other places under a glare (`washed` over `BLIND` of the
+    middle of a pip's place there): a pip under a glare is not seen, and a 5 with its middle pip under one
     reads as a 4."""
     u, v = top.axes()
-    r = PIP_RADIUS * top.edge
+    r = 0.5 * PIP_RADIUS * top.edge
 
     def blind(place: np.ndarray) -> bool:
         at = top.centre + top.edge * PIP_OFFSET * (place[0] * u + place[1] * v)
