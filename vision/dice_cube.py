@@ -265,6 +265,11 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     """The pips on one candidate top face: dark on a light body or white on a coloured one;
     only round, sharp-rimmed spots of a pip's size well inside the face count (see _spots). Confidence is the least of:
     the spots alike in size, round, in the layout of their number, and centred on the face."""
+    # the face's own box of the view: the same pixels, a fraction of the work
+    lo = np.maximum(np.floor(top.corners().min(axis=0)).astype(int) - 2, 0)
+    hi = np.ceil(top.corners().max(axis=0)).astype(int) + 3
+    view, blob = view[lo[1]:hi[1], lo[0]:hi[0]], blob[lo[1]:hi[1], lo[0]:hi[0]]
+    top = Square(top.centre - lo, top.angle, top.edge)
     inner = top.mask(view.shape, 0.09) & blob
     if np.count_nonzero(inner) < 0.3 * top.edge ** 2:
         return FaceReading(None, 0.0)
