@@ -7,9 +7,11 @@ The tray is a rectangle in board millimetres (by default East of the kit board, 
 tray's own colour. Its outline says its kind: a cube's top square swept toward its base (a
 d6 seen straight or off axis, `vision.dice_cube`), a triangle with its top vertex inside or
 a fourth corner beyond it (a d4, `vision.dice_tetra`), a kite (a d10). Two d6 pressed
-together are told apart by colour or by their lit tops. A die whose outline fits none of
-them (a die leaning on something) is reported as cocked, and one whose reading is not sure
-gets a confidence below `SURE`: the referee asks for a re-roll instead of guessing.
+together are told apart by colour or by their lit tops. The d6 of a tray together tell where
+the camera is (`vision.dice_pose`), and each is read against that: its top where a flat
+cube's must be. A die whose outline fits none of them, or no flat cube where it lies (a die
+leaning on something), is reported as cocked, and one whose reading is not sure gets a
+confidence below `SURE`: the referee asks for a re-roll instead of guessing.
 """
 
 from __future__ import annotations

@@ -10,9 +10,11 @@ So a die's outline gives the square's direction (its edges are the outline's lon
 mutually square edges), its edge (the longest straight stretch along the outline's box) and
 its shift (the rest of the box), and two
 candidate top faces, one at each end of the shift. Pips are counted inside a candidate only:
-round spots of a pip's size, in one of the six layouts, centred on the face. When the two
-candidates read differently, the brighter one (a lamp above lights the top face more than a
-side) is the top, and the reading is only as sure as that difference. Two dice pressed
+round spots of a pip's size, in one of the six layouts, centred on the face. Where the
+tray's dice tell where the camera is (`vision.dice_pose`), the top is the end away from it
+(`read_posed`); otherwise, when the two candidates read differently, the one whose pips make
+a sure layout is the top unless it is the darker (a lamp above lights the top face more than
+a side), and the reading is only as sure as that difference. Two dice pressed
 together make one outline that no single cube fits; their tops are found by their light.
 """
 
@@ -380,10 +382,10 @@ def read_posed(view: np.ndarray, blob: np.ndarray, cube: Cube, pose: Pose) -> Cu
     """The value on the cube's top where the camera's pose over the tray is known
     (`vision.dice_pose`): the top is the end of the outline away from the camera, and the
     outline must sweep from base to top as a flat cube there does (within `MISFIT` of the
-    edge) with its pips there: None when it does not (a cocked die), or when the pips make a
-    sure layout only at the camera's end (a die leaning toward the camera, whose faces behind
-    its leaning face sweep the outline on away from it). Where the pose's sweep is too short to
-    tell the ends apart, the pips choose, as in `read_cube`."""
+    edge). None (a cocked die) when it does not, or when the pips make a sure layout only at
+    the camera's end (a die leaning toward the camera, whose faces behind its leaning face
+    sweep the outline on away from it). Where the pose's sweep is too short to tell the ends
+    apart, the pips choose, as in `read_cube`."""
     edge = cube.tops[0].edge
     middle = np.mean([t.centre for t in cube.tops], axis=0)
     want = pose.sweep(middle, edge)
