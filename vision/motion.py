@@ -56,6 +56,13 @@ def channel_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 SPECK = np.ones((2, 2), np.uint8)
 
 
+def halve(picture: np.ndarray) -> np.ndarray:
+    """A picture at half its size (sides rounded down): bilinear at a factor of two, which on
+    even sides is the exact mean of each 2x2 block (``View`` shrinks frames by these)."""
+    return cv2.resize(picture, (picture.shape[1] // 2, picture.shape[0] // 2),
+                      interpolation=cv2.INTER_LINEAR)
+
+
 def frames_for(seconds: float, fps: float) -> int:
     """The frames that last at least ``seconds`` (two at the least): rounding to the nearest
     would cut a wait short at some rates (0.15 s is 4.5 frames at 30 fps: 4 waited 0.13 s, and
@@ -131,20 +138,27 @@ class View:
         return cls(int(x0), int(y0), int(x1), int(y1), thumb, track, least,
                    max(3, round(stone_px / thumb)))
 
-    def _scaled(self, frame: np.ndarray, *ks: int) -> list[np.ndarray]:
+    def _scaled(self, frame: np.ndarray, *ks: int, half: np.ndarray | None = None) -> list[np.ndarray]:
         """The crop, shrunk k times by halving, for each k asked (powers of two, from one
         chain of halvings): each halving is an exact 2x2 mean (bilinear at a factor of 2), so
         noise and compression flicker average out at a fraction of the cost of area resampling.
         At k = 1, a view into the frame (frame sources hand over new frames). Where the frame's
         sides are multiples of the largest k, the crop is halved (bounds are multiples of 4: the
         same pixels, none of the table outside the view); otherwise the whole frame, then the crop
-        (the bounds rounded as they are on the smaller frames)."""
+        (the bounds rounded as they are on the smaller frames).
+
+        ``half`` is ``halve(frame)`` where the caller has it already (the decoding thread halves
+        each frame while it is still in the processor's cache: read again later, from memory,
+        it costs twice as much): the crop's first halving is the same 2x2 means, cut from it."""
         top = max(ks)
         whole = frame.shape[0] % top or frame.shape[1] % top
         out = frame if whole else frame[self.y0:self.y1, self.x0:self.x1]
         levels, k = {1: out}, 1
         while k < top:
-            out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
+            if k == 1 and half is not None:
+                out = half if whole else half[self.y0 // 2:self.y1 // 2, self.x0 // 2:self.x1 // 2]
+            else:
+                out = halve(out)
             k *= 2
             levels[k] = out
         if not whole:
@@ -163,10 +177,10 @@ class View:
     def small(self, frame: np.ndarray) -> np.ndarray:
         return self._scaled(frame, self.track)[0]
 
-    def both(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def both(self, frame: np.ndarray, half: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The thumbnail and the small frame, from one chain of halvings (the small frame is
-        on the way to the thumbnail)."""
-        thumb, small = self._scaled(frame, self.thumb, self.track)
+        on the way to the thumbnail); ``half`` as in ``_scaled``."""
+        thumb, small = self._scaled(frame, self.thumb, self.track, half=half)
         return thumb, small
 
     def to_small(self, px: np.ndarray) -> np.ndarray:
@@ -330,11 +344,13 @@ class MotionSegmenter:
         self._indices, self._frames, self._hands = [], [], []
         self._base, self._held, self._rested = None, None, 0
 
-    def push(self, index: int, frame: np.ndarray) -> Segment | None:
+    def push(self, index: int, frame: np.ndarray, half: np.ndarray | None = None) -> Segment | None:
+        """One frame in (``half``: ``halve(frame)``, where the frame source made it); the
+        episode that settled at it, if one did."""
         if self._ref is None:
             self.reset(frame)
             return None
-        thumb, tracked = self.view.both(frame)
+        thumb, tracked = self.view.both(frame, half)
         small = match_exposure(self._clean, thumb)
         if self.sigma is None:
             self.sigma = noise_sigma(small, self._prev)
