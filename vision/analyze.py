@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.board import find_board
 from vision.live import Decision, LiveJudge
-from vision.motion import halve
+from vision.motion import halvings
 from vision.stones import detect_stones
 
 SCHEMA = "rocca-analysis/1"
@@ -142,16 +142,17 @@ def analyze_video(path: str, board_mm: tuple[float, float]) -> Analysis:
     """Judge a whole video; raises VideoError or CalibrationError with a one-line reason."""
     keep_freed_memory()
     cap, fps = open_video(path)
-    video = read_frames(path, cap, halve)  # the judge's thumbnails start from the halved frame
+    judge = LiveJudge(board_mm, fps)
+    # the judge's thumbnails start from the frame halved as often as its view asks
+    video = read_frames(path, cap, lambda frame: halvings(frame, judge.halvings))
     seen = {"count": 0, "shape": (0, 0)}
 
-    def frames() -> Iterator[tuple[np.ndarray, float, np.ndarray]]:
-        for frame, half in video:
+    def frames() -> Iterator[tuple[np.ndarray, float, tuple[np.ndarray, ...]]]:
+        for frame, halves in video:
             seen["shape"] = frame.shape[:2]
             seen["count"] += 1
-            yield frame, (seen["count"] - 1) / fps, half
+            yield frame, (seen["count"] - 1) / fps, halves
 
-    judge = LiveJudge(board_mm, fps)
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)  # the judge's pictures are small: OpenCV's workers would cost more CPU
     try:  # time in hand-overs than they save (the decoding has a thread of its own)

@@ -63,6 +63,15 @@ def halve(picture: np.ndarray) -> np.ndarray:
                       interpolation=cv2.INTER_LINEAR)
 
 
+def halvings(picture: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """The picture halved once, twice, ... ``n`` times (each the ``halve`` of the one before)."""
+    out = []
+    for _ in range(n):
+        picture = halve(picture)
+        out.append(picture)
+    return tuple(out)
+
+
 def frames_for(seconds: float, fps: float) -> int:
     """The frames that last at least ``seconds`` (two at the least): rounding to the nearest
     would cut a wait short at some rates (0.15 s is 4.5 frames at 30 fps: 4 waited 0.13 s, and
@@ -138,7 +147,12 @@ class View:
         return cls(int(x0), int(y0), int(x1), int(y1), thumb, track, least,
                    max(3, round(stone_px / thumb)))
 
-    def _scaled(self, frame: np.ndarray, *ks: int, half: np.ndarray | None = None) -> list[np.ndarray]:
+    @property
+    def depth(self) -> int:
+        """How many halvings of a frame its thumbnails and episode frames take (0, 1 or 2)."""
+        return max(self.thumb, self.track).bit_length() - 1
+
+    def _scaled(self, frame: np.ndarray, *ks: int, halves: tuple[np.ndarray, ...] = ()) -> list[np.ndarray]:
         """The crop, shrunk k times by halving, for each k asked (powers of two, from one
         chain of halvings): each halving is an exact 2x2 mean (bilinear at a factor of 2), so
         noise and compression flicker average out at a fraction of the cost of area resampling.
@@ -147,19 +161,21 @@ class View:
         same pixels, none of the table outside the view); otherwise the whole frame, then the crop
         (the bounds rounded as they are on the smaller frames).
 
-        ``half`` is ``halve(frame)`` where the caller has it already (the decoding thread halves
-        each frame while it is still in the processor's cache: read again later, from memory,
-        it costs twice as much): the crop's first halving is the same 2x2 means, cut from it."""
+        ``halves`` is ``halvings(frame, n)`` where the caller has it already (the decoding thread
+        halves each frame while it is still in the processor's cache: read again later, from
+        memory, it costs twice as much): the crop's halvings are the same 2x2 means, cut from
+        them (the bounds are multiples of 4, the blocks line up)."""
         top = max(ks)
         whole = frame.shape[0] % top or frame.shape[1] % top
         out = frame if whole else frame[self.y0:self.y1, self.x0:self.x1]
         levels, k = {1: out}, 1
-        while k < top:
-            if k == 1 and half is not None:
-                out = half if whole else half[self.y0 // 2:self.y1 // 2, self.x0 // 2:self.x1 // 2]
+        for given in range(top.bit_length() - 1):
+            k *= 2
+            if given < len(halves):
+                out = halves[given]
+                out = out if whole else out[self.y0 // k:self.y1 // k, self.x0 // k:self.x1 // k]
             else:
                 out = halve(out)
-            k *= 2
             levels[k] = out
         if not whole:
             return [levels[k] for k in ks]
@@ -177,10 +193,10 @@ class View:
     def small(self, frame: np.ndarray) -> np.ndarray:
         return self._scaled(frame, self.track)[0]
 
-    def both(self, frame: np.ndarray, half: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def both(self, frame: np.ndarray, halves: tuple[np.ndarray, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
         """The thumbnail and the small frame, from one chain of halvings (the small frame is
-        on the way to the thumbnail); ``half`` as in ``_scaled``."""
-        thumb, small = self._scaled(frame, self.thumb, self.track, half=half)
+        on the way to the thumbnail); ``halves`` as in ``_scaled``."""
+        thumb, small = self._scaled(frame, self.thumb, self.track, halves=halves)
         return thumb, small
 
     def to_small(self, px: np.ndarray) -> np.ndarray:
@@ -350,13 +366,13 @@ class MotionSegmenter:
         self._indices, self._frames, self._hands = [], [], []
         self._base, self._held, self._rested = None, None, 0
 
-    def push(self, index: int, frame: np.ndarray, half: np.ndarray | None = None) -> Segment | None:
-        """One frame in (``half``: ``halve(frame)``, where the frame source made it); the
-        episode that settled at it, if one did."""
+    def push(self, index: int, frame: np.ndarray, halves: tuple[np.ndarray, ...] = ()) -> Segment | None:
+        """One frame in (``halves``: ``halvings(frame, n)``, where the frame source made them);
+        the episode that settled at it, if one did."""
         if self._ref is None:
             self.reset(frame)
             return None
-        thumb, tracked = self.view.both(frame, half)
+        thumb, tracked = self.view.both(frame, halves)
         small = match_exposure(self._clean, thumb)
         if self.sigma is None:
             self.sigma = noise_sigma(small, self._prev)

@@ -16,7 +16,7 @@ from tests.vision.judge_clips import shot_clip
 from vision.analyze import AHEAD, analysis_of, analyze_video, read_frames
 from vision.board import CalibrationError
 from vision.live import LiveJudge
-from vision.motion import View, halve
+from vision.motion import View, halve, halvings
 
 
 def _write(path, fourcc: str, count: int) -> None:
@@ -77,16 +77,17 @@ def test_judging_leaves_opencvs_thread_count_as_it_was(tmp_path):
 
 
 def test_a_prepared_frame_comes_with_its_frame(tmp_path):
-    """What the decoding thread makes of each frame (its halving) is handed over with that
+    """What the decoding thread makes of each frame (its halvings) is handed over with that
     frame, in order, for every frame."""
     video = tmp_path / "v.mp4"
     _write(video, "mp4v", 2 * AHEAD + 3)
     plain = list(read_frames(str(video)))
-    pairs = list(read_frames(str(video), prepare=halve))
+    pairs = list(read_frames(str(video), prepare=lambda f: halvings(f, 2)))
     assert len(pairs) == len(plain)
-    for (frame, half), direct in zip(pairs, plain, strict=True):
+    for (frame, (half, quarter)), direct in zip(pairs, plain, strict=True):
         assert frame.tobytes() == direct.tobytes()
         assert half.tobytes() == halve(direct).tobytes()
+        assert quarter.tobytes() == halve(halve(direct)).tobytes()
     assert not _decoders()
 
 
@@ -103,9 +104,10 @@ def test_thumbnails_from_a_frame_halved_beforehand_are_the_same_pixels(shape, vi
     move every stone the judge follows."""
     frame = np.random.default_rng(3).integers(0, 256, shape, dtype=np.uint8)
     alone = view.both(frame)
-    given = view.both(frame, halve(frame))
-    for a, b in zip(alone, given, strict=True):
-        assert a.shape == b.shape and np.array_equal(a, b)
+    for n in range(3):  # as many halvings as the view takes, fewer (the rest made here), more
+        given = view.both(frame, halvings(frame, n))
+        for a, b in zip(alone, given, strict=True):
+            assert a.shape == b.shape and np.array_equal(a, b)
 
 
 def test_a_video_judged_with_halved_frames_is_judged_as_frame_by_frame(tmp_path):
