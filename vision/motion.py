@@ -380,6 +380,7 @@ class MotionSegmenter:
         level = self.level
         warming = not self.moving and self._learned < self.settle_frames
         small, diff, raw = self._unflickered(small, level, warming)
+        changed = None
         if not self.moving:
             changed = _above(diff, level)
             quiet = cv2.countNonZero(changed) < MIN_PIXELS or self._flickers_only(changed, raw, level)
@@ -394,7 +395,10 @@ class MotionSegmenter:
             self._still = (index, small)
             self._calm = (index, small, frame)
         assert self._still is not None and self._calm is not None
-        to_ref = change_mask(small, self._ref, level)
+        # where the frame differs from the scene at rest: the difference ``_unflickered`` took
+        # (of the thumbnail as it is now, its calm pixels the scene's own) where it took one
+        to_ref = changed if changed is not None else _above(diff, level) if diff is not None \
+            else change_mask(small, self._ref, level)
         to_clean = to_ref if self._clean is self._ref else change_mask(small, self._clean, level)
         hand = self._hand = hand_region(to_clean)
         free = 1 - hand  # where no hand is
