@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from vision.board import find_board
 from vision.live import Decision, LiveJudge
@@ -156,7 +157,9 @@ def analyze_video(path: str, board_mm: tuple[float, float]) -> Analysis:
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)  # the judge's pictures are small: OpenCV's workers would cost more CPU
     try:  # time in hand-overs than they save (the decoding has a thread of its own)
-        decisions = list(judge.run(frames()))
+        # so would BLAS's (numpy's matrix products): its idle workers spin, waiting for more
+        with threadpool_limits(limits=1, user_api="blas"):
+            decisions = list(judge.run(frames()))
     finally:
         cv2.setNumThreads(threads)
         video.close()  # a judge that gave up (no markers) stops the decoding at once

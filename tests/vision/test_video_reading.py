@@ -11,6 +11,7 @@ import threading
 import cv2
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info
 
 from tests.vision.judge_clips import shot_clip
 from vision.analyze import AHEAD, analysis_of, analyze_video, read_frames
@@ -62,15 +63,23 @@ def test_a_reading_stopped_early_stops_its_decoder(tmp_path):
     assert not _decoders()
 
 
+def _blas_threads() -> list[int]:
+    return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+
 def test_judging_leaves_opencvs_thread_count_as_it_was(tmp_path):
+    """OpenCV and BLAS work on one thread while a video is judged; the caller's settings are
+    restored after it, even when the judge gives up."""
     video = tmp_path / "no-board.mp4"
     _write(video, "mp4v", 3 * 30)
     before = cv2.getNumThreads()
+    blas = _blas_threads()
     cv2.setNumThreads(2)
     try:
         with pytest.raises(CalibrationError):
             analyze_video(str(video), (400.0, 300.0))
         assert cv2.getNumThreads() == 2
+        assert _blas_threads() == blas
     finally:
         cv2.setNumThreads(before)
     assert not _decoders()
