@@ -7,9 +7,11 @@ The tray is a rectangle in board millimetres (by default East of the kit board, 
 tray's own colour. Its outline says its kind: a cube's top square swept toward its base (a
 d6 seen straight or off axis, `vision.dice_cube`), a triangle with its top vertex inside or
 a fourth corner beyond it (a d4, `vision.dice_tetra`), a kite (a d10). Two d6 pressed
-together are told apart by colour or by their lit tops. A die whose outline fits none of
-them (a die leaning on something) is reported as cocked, and one whose reading is not sure
-gets a confidence below `SURE`: the referee asks for a re-roll instead of guessing.
+together are told apart by colour or by their lit tops. The d6 of a tray together tell where
+the camera is (`vision.dice_pose`), and each is read against that: its top where a flat
+cube's must be. A die whose outline fits none of them, or no flat cube where it lies (a die
+leaning on something), is reported as cocked, and one whose reading is not sure gets a
+confidence below `SURE`: the referee asks for a re-roll instead of guessing.
 """
 
 from __future__ import annotations
@@ -21,7 +23,18 @@ import cv2
 import numpy as np
 
 from .board import Board
-from .dice_cube import bright_tops, candidates, colour_parts, read_cube, read_face
+from .dice_cube import (
+    SURE,
+    Cube,
+    bright_tops,
+    candidates,
+    colour_parts,
+    read_cube,
+    read_face,
+    read_posed,
+    sweep_of,
+)
+from .dice_pose import fit_pose
 from .dice_tetra import read_tetrahedron
 
 PX_PER_MM = 6.0
@@ -29,9 +42,15 @@ DEFAULT_TRAY_GAP_MM = 25.0
 DEFAULT_TRAY_MM = (110.0, 160.0)
 D4_STYLES = ("apex", "edges", "middle")
 """How a table's d4 print their numbers (see read_dice)."""
-SURE = 0.3
-"""The confidence from which a die's reading is taken as its value (the referee asks for a
-re-roll below it)."""
+CAMERA_HEIGHT_MM = 500.0
+"""The camera's usual height over the tray, the prior of the pose from the dice
+(`vision.dice_pose`): the docs place it 315 mm over the board for the d6, higher for more
+pixels on a d4."""
+CHROMA_CUT, CHROMA_LIGHT = 0.08, 1.25
+"""A pixel whose share of red, green and blue lies this far from the cloth's is a die's
+(grey on green felt: 0.18), if it is at least this much brighter than the cloth's median: a
+darker pixel's shares are noise, or a die's shadow or dark rim (a flat d10's edge band is
+about as bright as the cloth, an ivory d6's side in shade half as bright again)."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +87,15 @@ def _die_mask(view: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
     cloth = np.median(lab.reshape(-1, 3), axis=0)
     dist = np.linalg.norm((lab - cloth) * (0.5, 1.0, 1.0), axis=2)
-    mask = (dist > 26).astype(np.uint8) * 255
+    # a grey side face in shade is as dark as the cloth and close to it in Lab; its share of
+    # red, green and blue (which shading leaves alone) is the cloth's no more
+    bgr = view.astype(np.float32)
+    total = bgr.sum(axis=2)
+    share = bgr / np.maximum(total, 1.0)[:, :, None]
+    cloth_share = np.median(share.reshape(-1, 3), axis=0)
+    lit = total >= CHROMA_LIGHT * float(np.median(total))
+    unlike = lit & (np.linalg.norm(share - cloth_share, axis=2) > CHROMA_CUT)
+    mask = ((dist > 26) | unlike).astype(np.uint8) * 255
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     return cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k)
 
@@ -165,9 +192,6 @@ def _kite(quad: np.ndarray) -> bool:
     return False
 
 
-def _read_cube(view: np.ndarray, blob: np.ndarray, cube) -> tuple[int | None, str, float]:
-    value, conf = read_cube(view, blob, cube)
-    return value, "ok" if value else "unreadable", conf
 
 
 def _read_top(view: np.ndarray, blob: np.ndarray, top) -> tuple[int | None, str, float]:
@@ -176,22 +200,24 @@ def _read_top(view: np.ndarray, blob: np.ndarray, top) -> tuple[int | None, str,
 
 
 def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float, d4_style: str,
-               camera_px_per_mm: float) -> list[tuple[str, int | None, str, float, np.ndarray]]:
+               camera_px_per_mm: float) -> list[tuple[str, int | None, str, float, np.ndarray]] | Cube:
     """The die or dice (two pressed together) in one outline: kind, value, status,
-    confidence, centre in view pixels (`camera_px_per_mm`: the camera's own scale there)."""
+    confidence, centre in view pixels (`camera_px_per_mm`: the camera's own scale there); or
+    the resting cube that explains the outline, read by `read_dice` once it knows where the
+    camera is."""
     m = cv2.moments(contour)
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     approx = cv2.approxPolyDP(contour, 0.06 * cv2.arcLength(contour, True), True).reshape(-1, 2)
     cube = candidates(contour, view.shape, s)
     if cube is not None and cube.fit >= 0.95 and cube.shift <= 0.45:
-        return [("d6", *_read_cube(view, blob, cube), centre)]
+        return cube
     # two dice of different colours pressed together: one lit top in each colour (as below)
     tops = [bright_tops(view, part, s) for part in colour_parts(view, blob)]
     tops = [t[0] for t in tops] if len(tops) == 2 and all(len(t) == 1 for t in tops) else bright_tops(view, blob, s)
     if len(tops) >= 2:  # dice pressed together
         return [("d6", *_read_top(view, blob, top), top.centre) for top in tops]
     if cube is not None:
-        return [("d6", *_read_cube(view, blob, cube), centre)]
+        return cube
     if d4_style == "middle" and len(approx) == 3:  # a truncated d4: one number on its top
         ups = [_heading(centre, p) for p in approx]
         value, conf, _ = _big_number(_ink(view, blob), ups, "1234", s)
@@ -211,6 +237,27 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
     return [("d6" if len(approx) == 4 else "?", None, "cocked", 0.5, centre)]
 
 
+def _read_cubes(view: np.ndarray, cubes: list[tuple[Cube, np.ndarray, np.ndarray]],
+                s: float) -> list[tuple[int | None, str, float, np.ndarray]]:
+    """The resting cubes of a tray: value, status, confidence, centre. Each is first read by
+    its pips alone (`read_cube`); the dice read surely with a clear sweep tell where the
+    camera is (`vision.dice_pose`), and each cube is then read again against the pose the
+    others agree on: its top is the end away from the camera, and an outline that does not
+    sweep as a flat cube's there is a cocked die."""
+    first = [read_cube(view, blob, cube) for cube, blob, _ in cubes]
+    evidence = {i: sweep_of(cube, r.top or 0) for i, ((cube, _, _), r) in enumerate(zip(cubes, first, strict=True))
+                if r.confidence >= SURE and (r.top is not None or len(cube.tops) == 1)}
+    out = []
+    for i, ((cube, blob, centre), reading) in enumerate(zip(cubes, first, strict=True)):
+        pose = fit_pose([e for j, e in evidence.items() if j != i], CAMERA_HEIGHT_MM * s)
+        posed = reading if pose is None else read_posed(view, blob, cube, pose)
+        if posed is None:
+            out.append((None, "cocked", 0.5, centre))
+        else:
+            out.append((posed.value, "ok" if posed.value else "unreadable", posed.confidence, centre))
+    return out
+
+
 def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, float] | None = None,
               s: float = PX_PER_MM, d4_style: str = "apex") -> list[DieReading]:
     """Every die in the tray, West to East then North to South. `d4_style` is how the
@@ -224,6 +271,7 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
     camera_scale = board.px_per_mm((tray[0] + tray[2] / 2, tray[1] + tray[3] / 2))
     contours, _ = cv2.findContours(_die_mask(view), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
+    cubes: list[tuple[Cube, np.ndarray, np.ndarray]] = []
     for contour in contours:
         area = cv2.contourArea(contour) / s**2
         if area < 60.0:
@@ -235,6 +283,13 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
             out.append(DieReading("?", None, "unreadable", 0.0, (m["m10"] / m["m00"] / s + tray[0],
                                                                  m["m01"] / m["m00"] / s + tray[1])))
             continue
-        for kind, value, status, conf, at in _read_blob(view, blob, contour, s, d4_style, camera_scale):
+        read = _read_blob(view, blob, contour, s, d4_style, camera_scale)
+        if isinstance(read, Cube):
+            m = cv2.moments(contour)
+            cubes.append((read, blob, np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])))
+            continue
+        for kind, value, status, conf, at in read:
             out.append(DieReading(kind, value, status, conf, (float(at[0] / s + tray[0]), float(at[1] / s + tray[1]))))
+    for value, status, conf, at in _read_cubes(view, cubes, s):
+        out.append(DieReading("d6", value, status, conf, (float(at[0] / s + tray[0]), float(at[1] / s + tray[1]))))
     return sorted(out, key=lambda d: (round(d.centre_mm[0] / 20), d.centre_mm[1]))

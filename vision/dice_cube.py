@@ -10,9 +10,11 @@ So a die's outline gives the square's direction (its edges are the outline's lon
 mutually square edges), its edge (the longest straight stretch along the outline's box) and
 its shift (the rest of the box), and two
 candidate top faces, one at each end of the shift. Pips are counted inside a candidate only:
-round spots of a pip's size, in one of the six layouts, centred on the face. When the two
-candidates read differently, the brighter one (a lamp above lights the top face more than a
-side) is the top, and the reading is only as sure as that difference. Two dice pressed
+round spots of a pip's size, in one of the six layouts, centred on the face. Where the
+tray's dice tell where the camera is (`vision.dice_pose`), the top is the end away from it
+(`read_posed`); otherwise, when the two candidates read differently, the one whose pips make
+a sure layout is the top unless it is the darker (a lamp above lights the top face more than
+a side), and the reading is only as sure as that difference. Two dice pressed
 together make one outline that no single cube fits; their tops are found by their light.
 """
 
@@ -22,6 +24,8 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from .dice_pose import MIN_SWEEP, MISFIT, Pose, Sweep
 
 PIP_OFFSET, PIP_RADIUS = 0.27, 0.094
 """Where a d6's pips sit (offset from the face's middle) and their radius, as fractions of
@@ -48,6 +52,13 @@ LEAN = 2.5
 reading loses confidence, gone at 4 %. Chosen on trays of seeds 700000-700011 (half the d6
 leaning 20-40 degrees): leaning dice given a value 8 of 31 without it, 2 of 31 with it;
 flat dice read right 27 of 29 either way."""
+SURE = 0.3
+"""The confidence from which a die's reading is taken as its value (the referee asks for a
+re-roll below it); a face read this surely also tells its end of the outline from the other."""
+BLIND = 0.5
+"""The share of the middle of a pip's place (half its radius) a glare must wash out to hide a
+pip there: a glare over a pip's middle leaves a crescent too small, squeezed or soft to count
+as a pip (see _spots); one over its rim leaves the pip."""
 FIT = 0.9
 """How much of the outline a fitted cube must cover (intersection over union)."""
 
@@ -199,8 +210,9 @@ def _spots(marks: np.ndarray, height: np.ndarray, pip_px: float) -> list[tuple[f
     least 0.6: a side face's pips are squeezed) and sharp-rimmed: `height` is how far each
     pixel stands out from the face (0 at the mask's threshold), and a pip, a disc with a rim,
     stands out at least 55 % of its own peak over at least `SHARP` of its area, where a
-    glare, a soft hill of light, has only a small top there. Returns area, centre, roundness."""
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(marks.astype(np.uint8))
+    glare, a soft hill of light, has only a small top there. Returns area, centre, roundness
+    of that top part, the pip itself where a glare beside it has grown the spot."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(marks.astype(np.uint8))
     expect = np.pi * pip_px ** 2
     out = []
     for i in range(1, n):
@@ -209,13 +221,15 @@ def _spots(marks: np.ndarray, height: np.ndarray, pip_px: float) -> list[tuple[f
             continue
         x, y, w, h = stats[i, :4]
         own = labels[y:y + h, x:x + w] == i
-        ys, xs = np.nonzero(own)
+        rise = np.where(own, height[y:y + h, x:x + w], -np.inf)
+        top = rise >= 0.55 * rise.max()
+        if np.count_nonzero(top) < SHARP * area:
+            continue
+        ys, xs = np.nonzero(top)
         cov = np.cov(np.vstack([xs, ys])) if len(xs) > 2 else np.eye(2)
         ev = np.linalg.eigvalsh(cov)
-        rise = height[y:y + h, x:x + w][own]
-        if np.mean(rise >= 0.55 * rise.max()) < SHARP:
-            continue
-        out.append((float(area), centres[i], float(np.sqrt(max(ev[0], 1e-9) / max(ev[1], 1e-9)))))
+        centre = np.array([x + xs.mean(), y + ys.mean()])
+        out.append((float(len(xs)), centre, float(np.sqrt(max(ev[0], 1e-9) / max(ev[1], 1e-9)))))
     return out
 
 
@@ -253,6 +267,11 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     """The pips on one candidate top face: dark on a light body or white on a coloured one;
     only round, sharp-rimmed spots of a pip's size well inside the face count (see _spots). Confidence is the least of:
     the spots alike in size, round, in the layout of their number, and centred on the face."""
+    # the face's own box of the view: the same pixels, a fraction of the work
+    lo = np.maximum(np.floor(top.corners().min(axis=0)).astype(int) - 2, 0)
+    hi = np.ceil(top.corners().max(axis=0)).astype(int) + 3
+    view, blob = view[lo[1]:hi[1], lo[0]:hi[0]], blob[lo[1]:hi[1], lo[0]:hi[0]]
+    top = Square(top.centre - lo, top.angle, top.edge)
     inner = top.mask(view.shape, 0.09) & blob
     if np.count_nonzero(inner) < 0.3 * top.edge ** 2:
         return FaceReading(None, 0.0)
@@ -268,6 +287,9 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     spots = dark or light
     if not spots or (dark and light) or len(spots) > 6:
         return FaceReading(None, 0.0)
+    # where a lamp's reflection is as light as a white pip, or lights a dark one away (a
+    # glare adds a share of what is left to white: 0.45 of it lifts a dark pip past dark_cut)
+    washed = (least > light_cut) if light else (grey > level + 0.45 * (255 - level))
     areas = np.array([a for a, _, _ in spots])
     alike = float(np.clip(1.0 - 4.0 * np.std(areas) / np.mean(areas), 0.0, 1.0))
     round_ = float(np.clip((min(r for _, _, r in spots) - 0.6) / 0.2, 0.0, 1.0))
@@ -277,7 +299,38 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     mean = face.mean(axis=0)
     centred = float(np.clip((0.12 - np.linalg.norm(mean)) / 0.06, 0.0, 1.0))
     laid = float(np.clip((0.1 - _layout_error(face - mean, len(spots))) / 0.05, 0.0, 1.0))
+    if _hidden_pips(face, washed & (inner > 0), top):
+        return FaceReading(len(spots), 0.0)
     return FaceReading(len(spots), min(alike, round_, centred, laid))
+
+
+def _hidden_pips(face: np.ndarray, washed: np.ndarray, top: Square) -> bool:
+    """Whether a larger value's layout holds the pips found (`face`, face units from the
+    square's middle) and has all its other places under a glare (`washed` over `BLIND` of the
+    middle of a pip's place there): a pip under a glare is not seen, and a 5 with its middle pip under one
+    reads as a 4."""
+    u, v = top.axes()
+    r = 0.5 * PIP_RADIUS * top.edge
+
+    def blind(place: np.ndarray) -> bool:
+        at = top.centre + top.edge * PIP_OFFSET * (place[0] * u + place[1] * v)
+        x0, y0 = max(int(at[0] - r), 0), max(int(at[1] - r), 0)
+        yy, xx = np.mgrid[y0:int(at[1] + r) + 1, x0:int(at[0] + r) + 1]
+        disc = (xx - at[0]) ** 2 + (yy - at[1]) ** 2 <= r * r
+        window = washed[y0:y0 + disc.shape[0], x0:x0 + disc.shape[1]]
+        disc = disc[:window.shape[0], :window.shape[1]]
+        return bool(disc.any()) and float(window[disc].mean()) >= BLIND
+
+    for n in range(len(face) + 1, 7):
+        for turn in (False, True):
+            ref = np.array([(-j, i) if turn else (i, j) for i, j in LAYOUTS[n]], float)
+            gaps = np.linalg.norm(face[:, None, :] / PIP_OFFSET - ref[None, :, :], axis=2)
+            if np.any(gaps.min(axis=1) > 0.45) or len(set(gaps.argmin(axis=1).tolist())) < len(face):
+                continue
+            rest = [p for k, p in enumerate(ref) if k not in set(gaps.argmin(axis=1).tolist())]
+            if all(blind(p) for p in rest):
+                return True
+    return False
 
 
 def _brightness(view: np.ndarray, region: np.ndarray) -> float:
@@ -286,22 +339,67 @@ def _brightness(view: np.ndarray, region: np.ndarray) -> float:
     return float(np.median(values)) if len(values) else 0.0
 
 
-def read_cube(view: np.ndarray, blob: np.ndarray, cube: Cube) -> tuple[int | None, float]:
+@dataclass(frozen=True)
+class CubeReading:
+    """A cube's value and confidence, and which of its candidate tops was read (`top`, an
+    index into `Cube.tops`; None when the ends read alike or there is one candidate)."""
+
+    value: int | None
+    confidence: float
+    top: int | None = None
+
+
+def read_cube(view: np.ndarray, blob: np.ndarray, cube: Cube) -> CubeReading:
     """The value on the cube's top. Each candidate top is read; where they differ, the top
     is the one whose pips make a sure layout (the other end's square holds the real top's
     pips off its middle, and a side's squeezed pips) and which is not the darker of the two
     strips only one candidate covers (a side under a lamp above); the reading is as sure as
     the chosen face's pips, less the other's."""
     reads = [read_face(view, blob, t) for t in cube.tops]
-    if len(reads) == 1 or reads[0].value == reads[1].value:
-        best = max(reads, key=lambda r: r.confidence)
-        return best.value, best.confidence
+    if len(reads) == 1:
+        return CubeReading(reads[0].value, reads[0].confidence)
+    if reads[0].value == reads[1].value:
+        # the top's pips seen again, off the middle, by the other end's square: the end
+        # where they are sure is the top, unless both are
+        k = int(reads[1].confidence > reads[0].confidence)
+        return CubeReading(reads[k].value, reads[k].confidence, k if reads[1 - k].confidence < SURE else None)
     masks = [t.mask(view.shape) for t in cube.tops]
     strips = [_brightness(view, masks[k] & ~masks[1 - k] & blob) for k in (0, 1)]
     k = int(reads[1].confidence > reads[0].confidence)
     darker = strips[k] < 0.95 * strips[1 - k]
     confidence = min(reads[k].confidence, 1.0 - reads[1 - k].confidence)
-    return reads[k].value, 0.0 if darker else confidence
+    return CubeReading(reads[k].value, 0.0 if darker else confidence, k)
+
+
+def sweep_of(cube: Cube, top: int) -> Sweep:
+    """The sweep a cube's outline shows if its candidate `top` is its top face (none when
+    the outline is one square)."""
+    t = cube.tops[top]
+    return Sweep(t.centre, t.centre - cube.tops[1 - top].centre if len(cube.tops) == 2 else np.zeros(2), t.edge)
+
+
+def read_posed(view: np.ndarray, blob: np.ndarray, cube: Cube, pose: Pose) -> CubeReading | None:
+    """The value on the cube's top where the camera's pose over the tray is known
+    (`vision.dice_pose`): the top is the end of the outline away from the camera, and the
+    outline must sweep from base to top as a flat cube there does (within `MISFIT` of the
+    edge). None (a cocked die) when it does not, or when the pips make a sure layout only at
+    the camera's end (a die leaning toward the camera, whose faces behind its leaning face
+    sweep the outline on away from it). Where the pose's sweep is too short to tell the ends
+    apart, the pips choose, as in `read_cube`."""
+    edge = cube.tops[0].edge
+    middle = np.mean([t.centre for t in cube.tops], axis=0)
+    want = pose.sweep(middle, edge)
+    if len(cube.tops) == 1:
+        return read_cube(view, blob, cube) if np.linalg.norm(want) <= MISFIT * edge else None
+    k = 0 if (cube.tops[0].centre - cube.tops[1].centre) @ want >= 0 else 1
+    if pose.misfit(sweep_of(cube, k)) > MISFIT:
+        return None
+    if np.linalg.norm(want) < MIN_SWEEP * edge:
+        return read_cube(view, blob, cube)
+    face, near = (read_face(view, blob, cube.tops[j]) for j in (k, 1 - k))
+    if face.confidence < SURE <= near.confidence:
+        return None  # a sure face on the camera's side, where no flat top can be: leaning toward it
+    return CubeReading(face.value, face.confidence, k)
 
 
 def candidates(contour: np.ndarray, shape: tuple[int, ...], s: float) -> Cube | None:

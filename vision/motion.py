@@ -22,6 +22,8 @@ LULL_S = 0.05  # stones quiet this long, then a change at the hand: a new event 
 MAX_BUFFER = 480  # episode frames kept (8 s at 60 fps; longer episodes are thinned)
 MARGIN = 0.3  # the table watched around the board, as a fraction of the board's size
 STONE_MM = 12.0  # a small stone's diameter: what the thumbnails must still resolve
+LARGEST_MM = 50.0  # the largest stone's diameter (the detector's max_diameter_mm)
+HAND_STONES = 2.0  # a changed region this many largest stones large in one piece is a hand
 FLICKER_MAX = 4  # flicker is learned up to this many change levels (heavy JPEG: up to 3)
 FLICKER_FADE_S = 0.25  # a pixel's learned flicker falls by one grey level this often at rest
 
@@ -127,6 +129,13 @@ class View:
     track: int  # episode frames: 1/track of the crop (1 or 2)
     min_pixels: int = MIN_PIXELS  # changed thumbnail pixels that make a (half) small stone
     stone: int = 3  # a small stone's diameter in thumbnail pixels (at least 3)
+
+    @property
+    def hand_px(self) -> int:
+        """Thumbnail pixels of a changed region too large to be stones: HAND_STONES times the
+        largest stone's area (LARGEST_MM across)."""
+        d = self.stone * LARGEST_MM / STONE_MM
+        return int(HAND_STONES * np.pi / 4 * d * d)
 
     @classmethod
     def of(cls, board, shape: tuple[int, ...]) -> View:
@@ -263,17 +272,29 @@ def _on_border(mask: np.ndarray) -> bool:
     return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
 
 
-def hand_region(mask: np.ndarray) -> np.ndarray:
+def hand_region(mask: np.ndarray, inland_px: int | None = None) -> np.ndarray:
     """The changed regions connected to the picture's border, a little widened: an arm always
-    reaches in from the border, a stone never lies across it."""
-    if not _on_border(mask):
+    reaches in from the border, a stone never lies across it. With ``inland_px``, also every
+    region at least that large: a hand whose arm matches the table (a dark arm on a dark table)
+    changes the picture only where it lies over the board, cut off from the border, and no
+    stone, nor stones landing apart, changes as much in one piece (`View.hand_px`)."""
+    inland = inland_px is not None and cv2.countNonZero(mask) >= inland_px
+    if not inland and not _on_border(mask):
         return np.zeros_like(mask)  # nothing reaches the border: no arm (and no filling)
     # one flood fill from a frame of ones around the picture: it reaches exactly the regions with
     # a pixel on the border (those are the frame's 8-neighbours), at a third of the cost of
     # labelling every region and looking the labels up
     framed = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
     cv2.floodFill(framed, None, (0, 0), 2, 0, 0, 8)
-    return cv2.dilate(cv2.threshold(framed[1:-1, 1:-1], 1, 1, cv2.THRESH_BINARY)[1], GROW)
+    hand = cv2.threshold(framed[1:-1, 1:-1], 1, 1, cv2.THRESH_BINARY)[1]
+    if inland:
+        rest = cv2.subtract(mask, hand)  # what the border does not reach
+        if cv2.countNonZero(rest) >= inland_px:
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+            large = (stats[:, cv2.CC_STAT_AREA] >= inland_px).astype(np.uint8)
+            large[0] = 0
+            hand |= large[labels]
+    return cv2.dilate(hand, GROW)
 
 
 GROW = np.ones((5, 5), np.uint8)
@@ -400,7 +421,7 @@ class MotionSegmenter:
         to_ref = changed if changed is not None else _above(diff, level) if diff is not None \
             else change_mask(small, self._ref, level)
         to_clean = to_ref if self._clean is self._ref else change_mask(small, self._clean, level)
-        hand = self._hand = hand_region(to_clean)
+        hand = self._hand = hand_region(to_clean, self.view.hand_px)
         free = 1 - hand  # where no hand is
 
         def stones(mask: np.ndarray) -> bool:

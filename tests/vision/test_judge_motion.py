@@ -198,6 +198,29 @@ def test_the_hand_is_every_change_reaching_the_border_and_no_stone():
     assert not hand_region(inner).any()
 
 
+def test_a_hand_cut_off_from_the_border_is_still_a_hand():
+    """A dark arm on a dark table changes the picture only where the hand lies over the board:
+    no change reaches the border. The hand (a region the size of many of the largest stones)
+    comes over the stone and rests there: the episode ends with it marked as the hand still in
+    the picture at rest, so the stones under it are not read as taken (a hand resting by the
+    shooter before a flick was a one-frame pickup, and the shot then unsure)."""
+    rng = np.random.default_rng(3)
+    seg = MotionSegmenter(60.0, View(0, 0, 640, 480, thumb=4, track=2, stone=10))
+    out = []
+    for i in range(70):
+        frame = _scene(rng, 100.0)
+        if i >= 10:
+            reach = min(i - 9, 10) * 26  # slides in from the right over 10 frames, then rests
+            frame[150:350, 620 - reach:620] = (40, 30, 30)
+        s = seg.push(i, frame)
+        if s:
+            out.append(s)
+    assert out, "the hand coming in is an episode"
+    hand = out[-1].hand
+    assert hand[250 // 4, 500 // 4] and hand[250 // 4, 400 // 4]  # the hand, in the thumbnail
+    assert not hand[220 // 4, 120 // 4]  # the stone beside it is no hand
+
+
 def test_assignment_keeps_the_most_pairs_at_least_cost():
     """Two stones crossing: the greedy nearest pair would leave one unmatched."""
     cost = np.array([[1.0, 2.0], [1.5, 9.0]])

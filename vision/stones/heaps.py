@@ -36,7 +36,11 @@ def _heaps_split(footprints: list[_Footprint], found: list[Stone | None], stone_
     stones differ in size, far better than no stone). The typical stone is the median area of the
     stones found whole in the same frame (at least two); stones differ in size, so k is tried one
     either side of the area's ratio, and the cut kept is the one whose least round piece is
-    roundest, every piece passing as a stone itself. A footprint that did pass as a stone but is
+    roundest, every piece passing as a stone itself. A refused footprint is tried with every
+    count from two up (HEAP_MAX_STONES at most): the typical stone is a poor unit where small
+    stones were found whole and large ones lie in the cluster (three stones twice its area made
+    "six", more than a heap may hold, and all three were lost), and a cut into too many pieces
+    leaves half-stones, less round than whole ones. A footprint that did pass as a stone but is
     less round than one (HEAP_ROUNDNESS: two touching discs fill half their enclosing circle) is
     cut only when it has the area of two typical stones (HEAP_PAIR) and its pieces come out
     rounder than it: an oblong pebble is as little round as a pair, but no larger than a stone
@@ -54,12 +58,14 @@ def _heaps_split(footprints: list[_Footprint], found: list[Stone | None], stone_
         k = int(round(n_px / typical))
         least = HEAP_MIN if st is None else HEAP_PAIR
         whole = st is not None and _roundness(f.part) >= HEAP_ROUNDNESS
-        if whole or n_px < least * typical or k > HEAP_MAX_STONES:
+        if whole or n_px < least * typical or (st is not None and k > HEAP_MAX_STONES):
             out_f.append(f)
             out_s.append(st)
             continue
+        # a refused footprint is no one stone: any count up to one more than its area's
+        lo = 2 if st is None else max(k - 1, 2)
         best: tuple[float, list[_Footprint], list[Stone | None]] | None = None
-        for n in range(max(k - 1, 2), min(k + 1, HEAP_MAX_STONES) + 1):
+        for n in range(lo, min(k + 1, HEAP_MAX_STONES) + 1):
             pieces = [replace(f, part=p) for p in _k_pieces(f.part, n)]
             stones = [stone_of(p) for p in pieces]
             round_ = min(_roundness(p.part) for p in pieces)
