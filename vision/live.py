@@ -87,9 +87,17 @@ class LiveJudge:
             return (len(self._stamps) - 1) / (self._stamps[-1] - self._stamps[0])
         return 30.0
 
-    def feed(self, frame: np.ndarray, timestamp: float | None = None) -> list[Decision]:
+    @property
+    def halvings(self) -> int:
+        """How many times the judge halves a frame for its thumbnails (a frame source may do it
+        beforehand: ``feed``'s ``halves``); until calibrated, the most any view takes."""
+        return self._segmenter.view.depth if self._segmenter is not None else 2
+
+    def feed(self, frame: np.ndarray, timestamp: float | None = None,
+             halves: tuple[np.ndarray, ...] = ()) -> list[Decision]:
         """One frame in; the Decisions given out at it, in time order (mostly none; two when a
-        held pickup goes out with the event after it)."""
+        held pickup goes out with the event after it). ``halves`` is the frame halved once,
+        twice ... (``vision.motion.halvings``), as far as the frame source made it already."""
         self.frame += 1
         self._last = frame
         if timestamp is not None and len(self._stamps) < 30:
@@ -97,7 +105,7 @@ class LiveJudge:
         if self.board is None:
             self._calibrate(frame)
             return []
-        seg = self._segmenter.push(self.frame, frame)
+        seg = self._segmenter.push(self.frame, frame, halves)
         if self.frame == self._second_look:
             if not seg and not self._segmenter.moving:  # still the first scene at rest
                 self._tracker.look_again(frame)
@@ -203,10 +211,13 @@ class LiveJudge:
         ep.end = seg.end
         return [Decision(seg.end, judge_episode(ep), rest_json(self._tracker.rest), ep)]
 
-    def run(self, frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[Decision]:
-        """Every decision over a frame source of (frame, timestamp) pairs, to its end."""
-        for frame, stamp in frames:
-            yield from self.feed(frame, stamp)
+    def run(self, frames: Iterable[tuple[np.ndarray, float]
+                                   | tuple[np.ndarray, float, tuple[np.ndarray, ...]]]
+            ) -> Iterator[Decision]:
+        """Every decision over a frame source of (frame, timestamp) pairs, or (frame, timestamp,
+        halves) triples (``feed``), to its end."""
+        for item in frames:
+            yield from self.feed(*item)
         if self.board is None:
             raise self._first_error or CalibrationError("no frames to calibrate the board from")
         yield from self.finish()

@@ -58,6 +58,22 @@ def channel_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 SPECK = np.ones((2, 2), np.uint8)
 
 
+def halve(picture: np.ndarray) -> np.ndarray:
+    """A picture at half its size (sides rounded down): bilinear at a factor of two, which on
+    even sides is the exact mean of each 2x2 block (``View`` shrinks frames by these)."""
+    return cv2.resize(picture, (picture.shape[1] // 2, picture.shape[0] // 2),
+                      interpolation=cv2.INTER_LINEAR)
+
+
+def halvings(picture: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """The picture halved once, twice, ... ``n`` times (each the ``halve`` of the one before)."""
+    out = []
+    for _ in range(n):
+        picture = halve(picture)
+        out.append(picture)
+    return tuple(out)
+
+
 def frames_for(seconds: float, fps: float) -> int:
     """The frames that last at least ``seconds`` (two at the least): rounding to the nearest
     would cut a wait short at some rates (0.15 s is 4.5 frames at 30 fps: 4 waited 0.13 s, and
@@ -140,21 +156,35 @@ class View:
         return cls(int(x0), int(y0), int(x1), int(y1), thumb, track, least,
                    max(3, round(stone_px / thumb)))
 
-    def _scaled(self, frame: np.ndarray, *ks: int) -> list[np.ndarray]:
+    @property
+    def depth(self) -> int:
+        """How many halvings of a frame its thumbnails and episode frames take (0, 1 or 2)."""
+        return max(self.thumb, self.track).bit_length() - 1
+
+    def _scaled(self, frame: np.ndarray, *ks: int, halves: tuple[np.ndarray, ...] = ()) -> list[np.ndarray]:
         """The crop, shrunk k times by halving, for each k asked (powers of two, from one
         chain of halvings): each halving is an exact 2x2 mean (bilinear at a factor of 2), so
         noise and compression flicker average out at a fraction of the cost of area resampling.
         At k = 1, a view into the frame (frame sources hand over new frames). Where the frame's
         sides are multiples of the largest k, the crop is halved (bounds are multiples of 4: the
         same pixels, none of the table outside the view); otherwise the whole frame, then the crop
-        (the bounds rounded as they are on the smaller frames)."""
+        (the bounds rounded as they are on the smaller frames).
+
+        ``halves`` is ``halvings(frame, n)`` where the caller has it already (the decoding thread
+        halves each frame while it is still in the processor's cache: read again later, from
+        memory, it costs twice as much): the crop's halvings are the same 2x2 means, cut from
+        them (the bounds are multiples of 4, the blocks line up)."""
         top = max(ks)
         whole = frame.shape[0] % top or frame.shape[1] % top
         out = frame if whole else frame[self.y0:self.y1, self.x0:self.x1]
         levels, k = {1: out}, 1
-        while k < top:
-            out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
+        for given in range(top.bit_length() - 1):
             k *= 2
+            if given < len(halves):
+                out = halves[given]
+                out = out if whole else out[self.y0 // k:self.y1 // k, self.x0 // k:self.x1 // k]
+            else:
+                out = halve(out)
             levels[k] = out
         if not whole:
             return [levels[k] for k in ks]
@@ -172,10 +202,10 @@ class View:
     def small(self, frame: np.ndarray) -> np.ndarray:
         return self._scaled(frame, self.track)[0]
 
-    def both(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def both(self, frame: np.ndarray, halves: tuple[np.ndarray, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
         """The thumbnail and the small frame, from one chain of halvings (the small frame is
-        on the way to the thumbnail)."""
-        thumb, small = self._scaled(frame, self.thumb, self.track)
+        on the way to the thumbnail); ``halves`` as in ``_scaled``."""
+        thumb, small = self._scaled(frame, self.thumb, self.track, halves=halves)
         return thumb, small
 
     def to_small(self, px: np.ndarray) -> np.ndarray:
@@ -208,6 +238,12 @@ def change_mask(a: np.ndarray, b: np.ndarray, level: float) -> np.ndarray:
     """Where two thumbnails (of one exposure) differ, in patches of at least 2x2: video
     compression flickers in lone pixels, a moving stone never does."""
     return _above(_channel_max(cv2.absdiff(a, b)), level)
+
+
+def over(diff: np.ndarray, level: float) -> np.ndarray:
+    """1 where a difference exceeds ``level``, else 0 (OpenCV's threshold, ``> floor(level)``:
+    the same on whole numbers, without numpy converting every pixel to compare with a float)."""
+    return cv2.threshold(diff, level, 1, cv2.THRESH_BINARY)[1]
 
 
 def _above(diff: np.ndarray, level: float) -> np.ndarray:
@@ -351,11 +387,13 @@ class MotionSegmenter:
         self._indices, self._frames, self._hands = [], [], []
         self._base, self._held, self._rested = None, None, 0
 
-    def push(self, index: int, frame: np.ndarray) -> Segment | None:
+    def push(self, index: int, frame: np.ndarray, halves: tuple[np.ndarray, ...] = ()) -> Segment | None:
+        """One frame in (``halves``: ``halvings(frame, n)``, where the frame source made them);
+        the episode that settled at it, if one did."""
         if self._ref is None:
             self.reset(frame)
             return None
-        thumb, tracked = self.view.both(frame)
+        thumb, tracked = self.view.both(frame, halves)
         small = match_exposure(self._clean, thumb)
         if self.sigma is None:
             self.sigma = noise_sigma(small, self._prev)
@@ -363,6 +401,7 @@ class MotionSegmenter:
         level = self.level
         warming = not self.moving and self._learned < self.settle_frames
         small, diff, raw = self._unflickered(small, level, warming)
+        changed = None
         if not self.moving:
             changed = _above(diff, level)
             quiet = cv2.countNonZero(changed) < MIN_PIXELS or self._flickers_only(changed, raw, level)
@@ -377,7 +416,10 @@ class MotionSegmenter:
             self._still = (index, small)
             self._calm = (index, small, frame)
         assert self._still is not None and self._calm is not None
-        to_ref = change_mask(small, self._ref, level)
+        # where the frame differs from the scene at rest: the difference ``_unflickered`` took
+        # (of the thumbnail as it is now, its calm pixels the scene's own) where it took one
+        to_ref = changed if changed is not None else _above(diff, level) if diff is not None \
+            else change_mask(small, self._ref, level)
         to_clean = to_ref if self._clean is self._ref else change_mask(small, self._clean, level)
         hand = self._hand = hand_region(to_clean, self.view.hand_px)
         free = 1 - hand  # where no hand is

@@ -11,7 +11,7 @@ import numpy as np
 from vision.assignment import assign
 from vision.footprints import radius_mm, touches_edge
 from vision.judge import Footprint
-from vision.motion import SPECK, Segment, colour_diff
+from vision.motion import SPECK, Segment, colour_diff, over
 from vision.resting import COLOUR_SPAN
 
 VMAX_MM_S = 2500.0  # the fastest flick followed (a stone lost longer is looked for wider)
@@ -87,7 +87,7 @@ class Follower:
             if x1 - x0 < 3 or y1 - y0 < 3:
                 continue
             crop = frame[y0:y1, x0:x1]
-            fg = (colour_diff(crop, bg[y0:y1, x0:x1]) > self.level).view(np.uint8)
+            fg = over(colour_diff(crop, bg[y0:y1, x0:x1]), self.level)
             if hand.any():  # the arm and hand, as seen on the thumbnail, are no stone
                 part = hand[y0 // grow:-(-y1 // grow), x0 // grow:-(-x1 // grow)]
                 if part.any():
@@ -100,7 +100,8 @@ class Follower:
             fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, mend)  # one stone's parts, one blob
             if not cv2.countNonZero(fg):
                 continue  # nothing but the arm here (a stone under the hand): no blobs to label
-            n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+            n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8,
+                                                                       ltype=_label_type(fg))
             pred_px = self.view.to_small(self.board.to_px(pred)) - [x0, y0]
             blobs: list[np.ndarray] = []  # centre (crop px)
             info: list[tuple[np.ndarray, float, int]] = []  # mean colour, area, owner (-1: any)
@@ -191,6 +192,15 @@ class Follower:
         if not pick.any():
             return np.full(small.shape[2], np.nan)
         return np.asarray(cv2.mean(small, mask=pick)[:small.shape[2]])
+
+
+def _label_type(mask: np.ndarray) -> int:
+    """The narrowest type that numbers every 8-connected region of ``mask``: 16 bits (labelling
+    takes half the time of 32) unless it could hold 65,535 regions or more. Any two pixels of a
+    2x2 block touch, so a block holds pixels of one region at most: there are no more regions
+    than blocks."""
+    h, w = mask.shape[:2]
+    return cv2.CV_16U if -(-h // 2) * -(-w // 2) < 65535 else cv2.CV_32S
 
 
 def _core_colour(crop: np.ndarray, ground: np.ndarray, mask: np.ndarray) -> np.ndarray:
