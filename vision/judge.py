@@ -30,7 +30,6 @@ GRAZE_MM = 1.0  # |clearance| below this is a contact the footprints cannot deci
 NEAR_MM = 4.0  # a gate stone that moved was touched by the shooter if it came this close
 STILL_MM = 0.3  # a stone whose patch shifted less than this did not move at all
 TRACK_MM = 2.0  # how far a track can be off near a stone (the blob's centre is not the stone's)
-DEEP_MM = 3.5  # a track overlapping a stone deeper than this is a touch even if it did not move
 STEP_MM = 1.0  # paths are resampled to this step before testing for contact
 TURN_DEG = 20.0  # a shooter's path turning more than this near a stone hit it (jitter: a few)
 LOST_S = 0.12  # a shooter unseen for longer than this near the decisive geometry -> unsure
@@ -482,8 +481,9 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray,
     nearer it when it started to move (it was struck in a chain, the shooter only came near:
     then, with no clear overlap, the players decide). Whether it moved at all is
     best told by its patch of the picture (``Episode.shift``, a fraction of a millimetre): a
-    stone that did not budge was not touched: an overlap within the track's error is that error;
-    a deep one is a touch after all, and in between the verdict is for the players. Without the
+    stone that did not budge was not touched: an overlap within the track's error is that error,
+    and a deeper one is for the players (stones do not pass into one another without moving: the
+    track or the stone's outline is off, and a foul needs evidence that agrees). Without the
     patch (out of view, or something else changed there) overlapping footprints on the track are
     a touch and a graze within the footprints' precision cannot be decided.
 
@@ -513,8 +513,6 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray,
     if shift is not None:  # it did not move at all: how deep the path as a sliding stone runs
         # it overlaps, not a sighting that jittered into it
         gap = float(path_clearance(resample(steady(path)), shape, outline).min())
-        if gap < -DEEP_MM:
-            return True, "", -DEEP_MM - gap
         if gap < -TRACK_MM:
             return None, f"the track overlaps stone {other} ({gap:+.1f} mm) but it did not move", 0.0
     elif gap < -GRAZE_MM:

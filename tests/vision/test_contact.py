@@ -341,6 +341,22 @@ def test_a_graze_the_patch_contradicts_is_for_the_players():
     assert e["verdict"] == "unsure" and "did not move" in e["why"]
 
 
+def test_a_deep_overlap_with_a_gate_stone_that_did_not_budge_is_for_the_players():
+    """Rocca ruling, Rubber Band (touching a gate piece is a foul), and the judge's asymmetry: a
+    foul only on strong evidence. The track runs 5 mm into a gate stone whose patch shows it did
+    not move at all. Stones do not pass 5 mm into one another without moving: the track or the
+    stone's outline is off by that much (a small stone of the board's colour found with its
+    shadow, its centre millimetres toward it), and the two measurements disagree. It was called a
+    touch, a false foul; it is unsure, with the reason."""
+    before = {0: _disc(0, 100, 200), 1: _disc(1, 200, 150), 2: _disc(2, 200, 250)}
+    after = {**before, 0: _disc(0, 300, 178)}
+    xy = np.stack([np.linspace(100, 300, 30), np.linspace(200, 178, 30)], axis=1)
+    xy[10:20, 1] = 173.0  # 23 mm between centres for ten frames: 7 mm of overlap
+    tracks = {0: Track(0, np.arange(10, 40), xy, np.ones(30, bool))}
+    (e,) = judge_episode(Episode(5, 60, 60.0, before, after, tracks, {0: 10}, shift={1: 0.05, 2: 0.02}))
+    assert e["verdict"] == "unsure" and "did not move" in e["why"]
+
+
 def test_one_sighting_jittered_into_a_gate_stone_that_did_not_move_is_no_touch():
     """Rocca ruling, Rubber Band: the shooter that goes through the gate touching neither gate
     stone passes. It slides by a gate stone 2 mm clear of it; one sighting, its blob's centre
