@@ -4,7 +4,6 @@ grey sides in shade are part of it; a pip a glare may hide leaves the value unsu
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -16,7 +15,7 @@ from vision.tablegen import DieTruth, random_scene, render, scene_of
 from vision.tablegen.dice import COLOURED
 from vision.tablegen.solid import project
 
-from .test_dice_solid import nearest, read, tray_scene
+from .test_dice_solid import glared_tray, nearest, read, tray_scene
 
 
 def posted(r) -> bool:
@@ -84,14 +83,7 @@ def test_a_5_with_its_middle_pip_under_a_glare_is_not_posted_as_4(body):
     glare looks the same, so the value is not sure: a re-roll, never a 4."""
     x, y = scene_of(g.ROCKETBALL, {}, seed=43).tray_origin()
     die = DieTruth("d6", 5, (x + 55.0, y + 80.0), 10.0, body_bgr=body)
-    scene = tray_scene([die], 43)
-    frame = render(scene)
-    centre = cv2.perspectiveTransform(np.float64([[die.centre_mm]]), frame.H_mm_to_px)[0, 0]
-    image = frame.image.astype(np.float32)
-    yy, xx = np.mgrid[0:image.shape[0], 0:image.shape[1]]
-    sigma = 1.5 * float(np.linalg.norm(frame.H_mm_to_px[:2, 0]))  # 1.5 mm in frame pixels
-    glare = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * sigma ** 2)) * 0.95
-    image = (image + (255 - image) * glare[:, :, None]).astype(np.uint8)
+    image, scene = glared_tray(die, 43, 1.5, 0.95)
     (r,) = read_dice(image, find_kit_board(image, scene.spec))
     assert r.value == 5 or not posted(r)
 

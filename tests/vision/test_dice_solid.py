@@ -76,16 +76,22 @@ def test_a_glare_on_a_white_pip_die_is_no_pip():
     base = scene_of(g.ROCKETBALL, {}, seed=43)
     x, y = base.tray_origin()
     die = DieTruth("d6", 4, (x + 55.0, y + 80.0), 10.0, body_bgr=COLOURED[1])
-    scene = tray_scene([die], 43)
+    image, scene = glared_tray(die, 43, 1.25, 0.8)
+    (r,) = read_dice(image, find_kit_board(image, scene.spec))
+    assert r.value == 4 or r.confidence < SURE
+
+
+def glared_tray(die: DieTruth, seed: int, sigma_mm: float, strength: float):
+    """A tray holding ``die`` with a lamp's soft reflection centred on it (a Gaussian of
+    ``sigma_mm``, ``strength`` its peak share of white): the frame's pixels and the scene."""
+    scene = tray_scene([die], seed)
     frame = render(scene)
     centre = cv2.perspectiveTransform(np.float64([[die.centre_mm]]), frame.H_mm_to_px)[0, 0]
     image = frame.image.astype(np.float32)
     yy, xx = np.mgrid[0:image.shape[0], 0:image.shape[1]]
-    sigma = 1.25 * float(np.linalg.norm(frame.H_mm_to_px[:2, 0]))  # 1.25 mm in frame pixels
-    glare = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * sigma ** 2)) * 0.8
-    image = (image + (255 - image) * glare[:, :, None]).astype(np.uint8)
-    (r,) = read_dice(image, find_kit_board(image, scene.spec))
-    assert r.value == 4 or r.confidence < SURE
+    sigma = sigma_mm * float(np.linalg.norm(frame.H_mm_to_px[:2, 0]))  # in frame pixels
+    glare = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * sigma ** 2)) * strength
+    return (image + (255 - image) * glare[:, :, None]).astype(np.uint8), scene
 
 
 def test_a_d4_tetrahedron_is_never_posted_wrong():
