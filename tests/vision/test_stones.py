@@ -566,6 +566,29 @@ def test_touching_stones_of_two_colours_are_split_by_colour():
     assert len(_split_colours(oval, lit.astype(np.uint8), z, no_shade, 8.0, 7.0)) == 1
 
 
+def test_two_lobes_of_nearer_colours_are_two_stones():
+    """A dull red stone against a grey one, their colours nearer than two stones' usually are (a
+    red-brown pebble and a grey one in the shade), found as one footprint of two round lobes:
+    its shape already says two stones, so two colours that far apart, each filling one lobe,
+    separate them. The same colours in one round footprint are a stone's lit and shaded sides."""
+    shape = (40, 60)
+    centres = ((20, 20), (36, 20))
+    lobes = np.zeros(shape, np.uint8)
+    for c in centres:
+        cv2.circle(lobes, c, 8, 1, -1)
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    ycc = np.where((xx < 28)[..., None], [118.0, 139.0, 117.0], [90.0, 129.0, 124.0]).astype(np.uint8)
+    z = np.full(shape, 20.0, np.float32)
+    no_shade = np.zeros(shape, np.uint8)
+    pieces = _split_colours(lobes, ycc, z, no_shade, 8.0, 7.0)
+    assert len(pieces) == 2
+    assert sorted(_holds(p, c) for p in pieces for c in centres) == [False, False, True, True]
+
+    oval = np.zeros(shape, np.uint8)
+    cv2.ellipse(oval, (28, 20), (14, 10), 0, 0, 360, 1, -1)
+    assert len(_split_colours(oval, ycc, z, no_shade, 8.0, 7.0)) == 1
+
+
 @pytest.mark.parametrize("r_yellow, r_red, rim", [(10, 6, 0.45), (11, 7, 0.55), (8, 6, 0.35)])
 def test_touching_stones_of_two_colours_are_split_though_one_stones_rim_has_the_others_colour(
         r_yellow, r_red, rim):
@@ -775,3 +798,37 @@ def test_a_pale_stone_lying_across_the_boards_rim_is_one_stone_on_the_board():
         assert len(found) == 1, k
         assert found[0].on_board
         assert error(found[0], struck["x_mm"], struck["y_mm"]) < 2.0
+
+
+def _rough_rim(image: np.ndarray, mm_to_px: np.ndarray, strength: float, seed: int) -> np.ndarray:
+    """The picture with the board's top rim (a band 18 mm wide along its top edge) blotched by
+    the light: brightness varying by `strength` levels over patches a few millimetres across, as a
+    worn or bevelled edge under a lamp, or a compressed frame's smear along it, looks."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    mm = np.linalg.inv(mm_to_px) @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+    y_mm = (mm[1] / mm[2]).reshape(h, w)
+    blots = cv2.resize(np.random.default_rng(seed).normal(0, 1, (60, 80)).astype(np.float32), (w, h),
+                       interpolation=cv2.INTER_CUBIC)
+    blots = cv2.GaussianBlur(blots, (0, 0), 3.0)
+    blots *= strength / blots.std()
+    band = (y_mm > -2) & (y_mm < 16)
+    out = image.astype(np.float32)
+    out[band] += blots[band, None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_a_rough_rim_makes_no_stone_and_a_faint_stone_on_it_still_counts():
+    """Along the board's edges the surface is modelled coarsely, and a rim blotched by the light
+    varies in brightness across a stone-sized patch as much as a faint stone's flanks do: such a
+    patch was found as a stone. There, a faint footprint must vary by more than the rim's own
+    texture; a faint stone lying on that rim is still found."""
+    stones = [DrawnStone(200, 150, 9, (200, 200, 200), seed=1), DrawnStone(100, 200, 8, (60, 60, 160), seed=2)]
+    faint = DrawnStone(250, 10, 8, (95, 140, 75), seed=3)  # a little paler and greener than the board
+    for with_faint in (False, True):
+        scene = draw_scene(stones + [faint] * with_faint, seed=0)
+        image = _rough_rim(scene.image, scene.mm_to_px, 14.0, seed=7)
+        found = detect_stones(image, find_board(image, scene.size_mm))
+        assert len(found) == 2 + with_faint
+        for s in stones + [faint] * with_faint:
+            assert min(np.hypot(f.x_mm - s.x_mm, f.y_mm - s.y_mm) for f in found) < 10.0

@@ -72,3 +72,34 @@ def test_an_oblong_pebble_stays_one_stone():
     cv2.ellipse(pebble, (40, 45), (14, 8), 0, 0, 360, 1, -1)
     footprints, found = _heaps_split(*_scene(pebble, cluster_found=True), _stone_of)
     assert len(_centres(found)) == 3
+
+
+def _scene_of(smalls_r: float, cluster: np.ndarray, cluster_found: bool
+              ) -> tuple[list[_Footprint], list[Stone | None]]:
+    """Two stones of radius `smalls_r` found whole (the typical stone) and one cluster footprint."""
+    smalls = [_footprint(_discs((12, 12, smalls_r))), _footprint(_discs((66, 12, smalls_r)))]
+    heap = _footprint(cluster)
+    return [*smalls, heap], [_stone_of(f) for f in smalls] + [_stone_of(heap) if cluster_found else None]
+
+
+def test_three_stones_packed_round_and_found_as_one_large_stone_are_three():
+    """Three touching stones packed in a triangle fill their enclosing circle about as well as
+    one knobbly stone does, and passed as one stone four times the size of the stones found whole
+    beside them: a stone that large must prove it is one. Cut into three, its pieces are whole
+    discs, rounder than it: three stones (a chain of stones dropped together counted as one made
+    the count at rest short by two)."""
+    centres = [(30.0, 44.0), (44.0, 44.0), (37.0, 56.1)]  # blurred into each other by a pixel or two
+    cluster = _discs(*((x, y, 8.3) for x, y in centres))
+    footprints, found = _heaps_split(*_scene_of(7.0, cluster, cluster_found=True), _stone_of)
+    got = _centres(found)[2:]
+    assert len(got) == 3
+    for x, y in centres:
+        assert min(np.hypot(x - gx, y - gy) for gx, gy in got) < 2.5
+
+
+def test_one_large_round_stone_among_small_ones_stays_one():
+    """A large round stone four times the area of the small stones beside it: any cut leaves
+    slices less round than the stone, so it stays one stone."""
+    big = _discs((40.0, 50.0, 14.0))
+    footprints, found = _heaps_split(*_scene_of(7.0, big, cluster_found=True), _stone_of)
+    assert len(_centres(found)) == 3

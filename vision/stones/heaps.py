@@ -20,6 +20,7 @@ HEAP_MIN = 1.5  # a footprint refused as a stone, this many times the scene's ty
 HEAP_MAX_STONES = 5  # ... of at most this many stones
 HEAP_ROUNDNESS = 0.6  # a footprint found as a stone but less round than this may be a heap too ...
 HEAP_PAIR = 1.9  # ... when it has this many times the typical stone's area (an oblong pebble has less)
+HEAP_LARGE = 2.5  # a stone found this many times the typical stone's area is tried as a heap, however round
 HEAP_SCENE = 2  # stones found whole that tell the typical stone
 
 
@@ -45,7 +46,10 @@ def _heaps_split(footprints: list[_Footprint], found: list[Stone | None], stone_
     cut only when it has the area of two typical stones (HEAP_PAIR) and its pieces come out
     rounder than it: an oblong pebble is as little round as a pair, but no larger than a stone
     (cut at 1.7 times the typical area, one pale oblong stone became three, and a clear was
-    taken for a gate shot).
+    taken for a gate shot). A stone found HEAP_LARGE times the typical area or more is tried
+    however round it is: three stones packed in a triangle fill their circle about as well as a
+    knobbly stone, and passed as one; a large stone alone stays one, since its slices are less
+    round than it.
     """
     areas = [float(f.part.sum()) for f, st in zip(footprints, found, strict=True) if st is not None]
     if len(areas) < HEAP_SCENE:
@@ -57,7 +61,7 @@ def _heaps_split(footprints: list[_Footprint], found: list[Stone | None], stone_
         n_px = float(f.part.sum())
         k = int(round(n_px / typical))
         least = HEAP_MIN if st is None else HEAP_PAIR
-        whole = st is not None and _roundness(f.part) >= HEAP_ROUNDNESS
+        whole = st is not None and _roundness(f.part) >= HEAP_ROUNDNESS and n_px < HEAP_LARGE * typical
         if whole or n_px < least * typical or (st is not None and k > HEAP_MAX_STONES):
             out_f.append(f)
             out_s.append(st)

@@ -10,6 +10,7 @@ import numpy as np
 from vision.stones.masks import MIN_ROUNDNESS, ONE_ROUND, _roundness
 from vision.stones.split_peaks import COLOUR_GAP
 
+TWO_LOBES_GAP = 0.5
 APART = 0.8  # two stones' centres lie at least this share of the smaller one's diameter apart
 
 
@@ -24,8 +25,10 @@ def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.
     together than their width, a highlight lies inside its rim.
     """
     min_px = np.pi * (min_d / 2) ** 2 * 0.7
-    if part.sum() < 2 * min_px or depth >= 2 or _roundness(part) >= ONE_ROUND:
+    roundness = _roundness(part)
+    if part.sum() < 2 * min_px or depth >= 2 or roundness >= ONE_ROUND:
         return [part]
+    gap = COLOUR_GAP if roundness >= MIN_ROUNDNESS else COLOUR_GAP * TWO_LOBES_GAP
     inner = cv2.erode(part, np.ones((3, 3), np.uint8))  # off the rims, dark on every stone
     own = (inner > 0) & (shadow == 0) & (z > threshold)
     if own.sum() < min_px:
@@ -33,28 +36,28 @@ def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.
     feats = ycc[own].astype(np.float32) * np.float32([0.5, 1.0, 1.0])
     # two colours COLOUR_GAP apart, the lesser on a tenth of the pixels or more, spread them at
     # least this much (p (1 - p) gap^2): a stone of one colour is left at once
-    if feats.var(axis=0).sum() < 0.09 * COLOUR_GAP ** 2:
+    if feats.var(axis=0).sum() < 0.09 * gap ** 2:
         return [part]
     # the two colours as they are; where they are two but lie no two stones side by side, once
     # more with the shading of a dome taken out of their chroma (a stone's darker rim, a ring
     # round its top, may pass for the other colour)
     side = _two_means(feats)
-    if side is None or not _two_colours(feats, side):
+    if side is None or not _two_colours(feats, side, gap):
         return [part]
     pieces = _two_colour_pieces(part, own, side, min_px)
     if pieces is None:
         side = _two_means(_shading_free(ycc[own]))
-        if side is not None and _two_colours(feats, side):
+        if side is not None and _two_colours(feats, side, gap):
             pieces = _two_colour_pieces(part, own, side, min_px)
     if pieces is None:
         return [part]
     return [q for p in pieces for q in _split_colours(p, ycc, z, shadow, min_d, threshold, depth + 1)]
 
 
-def _two_colours(feats: np.ndarray, side: np.ndarray) -> bool:
-    """Whether the two sides' median colours lie COLOUR_GAP apart or more."""
+def _two_colours(feats: np.ndarray, side: np.ndarray, gap: float) -> bool:
+    """Whether the two sides' median colours lie `gap` apart or more."""
     meds = [np.median(feats[side == k], axis=0) for k in (0, 1)]
-    return bool(np.linalg.norm(meds[0] - meds[1]) >= COLOUR_GAP)
+    return bool(np.linalg.norm(meds[0] - meds[1]) >= gap)
 
 
 def _two_colour_pieces(part: np.ndarray, own: np.ndarray, side: np.ndarray, min_px: float) -> list[np.ndarray] | None:

@@ -194,6 +194,7 @@ class _Surface:
         self.z = cv2.divide(z, texture)
         self._resid, self._texture, self._on_board = resid, texture, on_board
         self._weights = inv_sigma[0, 0], inv_sigma[2, 0]  # the table's, the board's
+        self._strips = geo.strips
 
     def bg(self, rows: slice, cols: slice) -> np.ndarray:
         """The predicted surface (YCrCb) in one window: only stones' windows ever need it."""
@@ -204,10 +205,15 @@ class _Surface:
         spread between its 90 % and 10 % quantiles, in units of the luma noise of the surface it
         lies on. A stone is a lit body (a bright flank, a shaded one, a darker rim than its top)
         whatever its colour; a patch that differs from the surface by one even offset, or by
-        colour alone, is no body."""
+        colour alone, is no body. In the strips along the board's edges the unit is the local
+        texture's too: the rim's own structure (a grain running into it, a compressed frame's
+        blocks smeared along its strong edge) varies there as much as a faint stone's flanks do,
+        and its smears were taken for stones (`z` is measured in that unit already)."""
         luma = self._diff[rows, cols, 0][part > 0].astype(np.float32)
         table, board = self._weights
         weight = board[0] if self._on_board[rows, cols][part > 0].mean() >= 0.5 else table[0]
+        if self._strips[rows, cols][part > 0].mean() >= 0.5:
+            weight = weight / float(np.median(self._texture[rows, cols][part > 0]))
         return (_quantile(luma, 0.9) - _quantile(luma, 0.1)) * float(weight)
 
     def contrast(self, rows: slice, cols: slice) -> np.ndarray:
