@@ -34,7 +34,7 @@ from .notify import Notifier
 from .screens import draw, mover_text, score_text
 from .session import Session, Table
 from .timers import Ticker, game_timers
-from .words import DICE_SOURCE, call, told_events
+from .words import DICE_SOURCE, telling
 
 RESULTS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS night_results (
@@ -135,8 +135,9 @@ def journal_calls(journal: Journal, game_id: int, dice: str) -> list[str]:
     lines = []
     for before, action, events, entry in zip(rep.states[:-1], actions, rep.events, entries,
                                              strict=True):
-        lines.append(call(before, action, entry.source or fallback, entry.seat).line())
-        lines += [f"* {text}" for _, text in told_events(before, action, events)]
+        said, told = telling(before, action, events, entry.source or fallback, entry.seat)
+        lines.append(said.line())
+        lines += [f"* {text}" for _, text in told]
     return lines
 
 

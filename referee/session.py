@@ -45,7 +45,7 @@ from .dice import seeded_rng, virtual_roll
 from .journal import GameRow, Journal, JournalError
 from .screens import View, draw, seat_pages, table_pages
 from .timers import ChessClock, clock_seat, clock_text
-from .words import DICE_SOURCE, call, told_events
+from .words import DICE_SOURCE, call, telling
 
 ANNOUNCE = frozenset({
     "goal", "score", "foul", "touchdown", "win", "out", "reversal", "timer", "penalty",
@@ -149,11 +149,12 @@ class Session:
         self.history.append((before, action))
         self.state = new
         v = self.view
-        v.state, v.call, v.page = new, call(before, action, source, seat), 0
+        said, told = telling(before, action, events, source, seat)
+        v.state, v.call, v.page = new, said, 0
         if not before.is_chance:  # a banner stays over the referee's roll that follows it
             v.announcement = ""
         v.last_event = ""  # an action without events of its own leaves no older one shown
-        for e, text in told_events(before, action, events):
+        for e, text in told:
             v.last_event = text
             if e.kind == "foul" and v.call.by:  # who reported it, on the banner too
                 v.last_event += f" (by {v.call.by})"
@@ -182,7 +183,7 @@ class Session:
         self.controller.reset(self.state)
         self._sync_selection()
         self.echo(self.view.call.line())
-        for _, text in told_events(before, action, events):
+        for _, text in telling(before, action, events, source, seat)[1]:
             self.echo(f"  * {text}")
         self.redraw()
         if self.view.announcement and self.table.buzzer:

@@ -19,7 +19,7 @@ from engines.core.bots import RandomBot, sample_chance
 from engines.core.records import Record, new_record, replay
 from engines.core.search import BOT_KINDS, GreedyBot, SearchBot, level_names
 from engines.core.state import Game, State
-from referee.words import call, told_events
+from referee.words import telling
 
 HELP = """commands: an action in notation (see docs/games/<id>.md), 'moves' to list the legal
 actions, 'board' to redraw, 'help', 'quit' (with --save the game so far stays in the record)"""
@@ -81,8 +81,8 @@ class TerminalGame:
         new, events = self.state.apply(action)
         self.record.actions.append(action.notation())
         self.keep()
-        said = call(self.state, action, "player" if typed else "dice").line()
-        lines = [f"  {said}", *(f"  * {text}" for _, text in told_events(self.state, action, events))]
+        said, told = telling(self.state, action, events, "player" if typed else "dice")
+        lines = [f"  {said.line()}", *(f"  * {text}" for _, text in told)]
         for line in lines:
             self.out(line)
         if self.clear is not None:  # kept only where a wipe will tell it again

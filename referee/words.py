@@ -16,6 +16,21 @@ from dataclasses import dataclass
 
 from engines.core.state import Action, Event, State
 from engines.rocca.actions import Clear, Drop, Foul, Pass, Shoot, Stop, Timeout
+from engines.rocketball.actions import Place as ChipPlace
+from engines.rocketball.actions import Rotate as ChipRotate
+from engines.rollerball.actions import (
+    Bid,
+    BlowUp,
+    Build,
+    Discard,
+    Keep,
+    PlaceBall,
+    PlaceBase,
+    PlaceCard,
+    Replace,
+    Take,
+)
+from engines.rollerball_ii.notation import NewCard, Pick, Sub
 from engines.stoneball.notation import Move as StoneMove
 
 REFEREE = "referee"
@@ -126,10 +141,19 @@ def event_words(before: State, action: Action, event: Event) -> str:
     return event.text
 
 
-OWN_EVENT = {Drop: "drop", Shoot: "shot", Clear: "shot", Stop: "stop", StoneMove: "move"}
+OWN_EVENT = {Drop: "drop", Shoot: "shot", Clear: "shot", Stop: "stop", StoneMove: "move",
+             Build: "build", PlaceBase: "base", PlaceCard: "card", PlaceBall: "ball", Bid: "bid"}
 """Calls that say in full what their action did, and the kind of the engine's event that tells
 the same news again: Rocca's drop (what stayed and fell off), shot and stop; a plain Stoneball
-move ("Ben: b8c8"; a move that takes, carries or rams the Ball keeps its sentence)."""
+move ("Ben: b8c8"; a move that takes, carries or rams the Ball keeps its sentence); Rollerball's
+card built or placed, base, ball and secret bid ("north: build DM d7-d6", then "north builds DM
+d7-d6" was the same line twice)."""
+IN_WORDS = {ChipPlace: "place", ChipRotate: "rotate", Take: "take", Discard: "discard",
+            BlowUp: "blow", Keep: "point", Replace: "replace", Sub: "sub", Pick: "pick",
+            NewCard: "card"}
+"""Calls whose engine event says the same in fuller words, and its kind: the table is told that
+sentence as the call ("south places a vortex on c4 facing E" for "south: place c4 E", "east
+takes the Down Move from d2" for "east: take d2"), once."""
 
 
 def told_events(before: State, action: Action, events: Sequence[Event]) -> list[tuple[Event, str]]:
@@ -138,6 +162,20 @@ def told_events(before: State, action: Action, events: Sequence[Event]) -> list[
     after "Ada dropped: 4 stayed, none fell off"): a 6-line display has no line to spare."""
     again = OWN_EVENT.get(type(action))
     return [(e, event_words(before, action, e)) for e in events if e.kind != again]
+
+
+def telling(before: State, action: Action, events: Sequence[Event], source: str = "dice",
+            seat: int | None = None) -> tuple[Call, list[tuple[Event, str]]]:
+    """What the table is told of ``action``: its call (``call``), in the words of its own event
+    where that says it more fully (IN_WORDS; its caller kept), and the events told after it
+    (``told_events``, less that one)."""
+    said = call(before, action, source, seat)
+    told = told_events(before, action, events)
+    own = IN_WORDS.get(type(action))
+    first = next((k for k, (e, _) in enumerate(told) if e.kind == own), None) if own else None
+    if first is None:
+        return said, told
+    return Call(told[first][1], said.by), told[:first] + told[first + 1:]
 
 
 def turn_words(state: State, entering: bool, names: Sequence[str] | None = None,

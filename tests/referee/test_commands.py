@@ -22,7 +22,8 @@ def tabletop(*args, stdin="", cwd):
 def test_run_sim_plays_from_the_keyboard_writes_gifs_and_resumes(tmp_path):
     first = tabletop("run", "--sim", "--game", "rocketball", "--seed", "3", stdin="e\ne\nx\n", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
-    assert "south: place a1 N" in first.stdout  # ok on the cursor's square, ok on its first move
+    # ok on the cursor's square, ok on its first move; the call in the placement's own words, once
+    assert "south places a vortex on a1 facing N" in first.stdout and "south: place a1 N" not in first.stdout
     assert "stopped; `tabletop run` resumes game 1" in first.stdout
     with Image.open(tmp_path / "tabletop-sim" / "table.gif") as gif:
         assert gif.n_frames >= 3

@@ -38,7 +38,7 @@ def test_human_against_bot_saves_a_record_that_replays_to_the_same_state(monkeyp
     assert status == 0
     assert "not allowed: no chip may be placed on the centre square" in out
     assert "not allowed: 'rotate a1 sideways': rotate a chip 'cw' (clockwise)" in out
-    assert "south: place" in out, "the bot played its turns"
+    assert "south places a vortex" in out, "the bot played its turns"
     assert f"record saved to {path}" in out
     record = load_record(path)
     assert record.header.players == ["north", "south"] and record.header.seed == 11

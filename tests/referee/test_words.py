@@ -7,16 +7,20 @@ entry menu, and a long message cut instead of continued on a next page.
 
 from __future__ import annotations
 
+import random
+
 from luma.core.device import dummy
 
+import engines
 from device.displays import memory_display
 from device.font import read_lines
+from engines.core.bots import RandomBot, sample_chance
 from engines.core.registry import game_class
 from engines.rocca.actions import Drop, Foul, Shoot
 from referee.journal import Journal
 from referee.screens import View, score_rows, short_names, table_pages
 from referee.session import PAGE_SECONDS, Session, Table
-from referee.words import Call
+from referee.words import Call, telling
 
 SIX = ["Alexandra", "Alexander", "Ben", "Cleo", "Dev", "Esmeralda"]
 
@@ -172,3 +176,34 @@ def test_a_plain_stoneball_move_is_told_once_and_a_taking_move_keeps_its_sentenc
         s.accept(s.game.parse(notation))
     s.accept(s.game.parse("c4d5"))  # onto the Ball on d5
     assert s.view.last_event == "White takes the Ball on d5"
+
+
+def test_a_call_is_told_once_in_the_fuller_of_its_two_wordings():
+    """A Rollerball build ("north: build DM d7-d6") and the engine's sentence for it ("north
+    builds DM d7-d6") were both on the 6-line display: the call is kept, the sentence left out. A
+    Rocketball placement ("south: place c4 E") is told in the engine's fuller words ("south
+    places a vortex on c4 facing E": the chip and its facing said), the notation not repeated."""
+    before, build = _first("rollerball", ["north", "east"], "Build")
+    said, told = telling(before, build, before.apply(build)[1])
+    assert said.line() == f"{before.players[before.to_move]}: {build.notation()}"
+    assert not any(" builds " in text for _, text in told)
+
+    before, place = _first("rocketball", ["north", "south"], "Place")
+    said, told = telling(before, place, before.apply(place)[1])
+    square, facing = place.notation().split()[1:3]
+    assert said.line().startswith(f"{before.players[before.to_move]} places a vortex on {square} facing")
+    assert ": place " not in said.line() and not any(" places " in text for _, text in told)
+    assert facing in said.line()
+
+
+def _first(game_id: str, players: list[str], kind: str):
+    """The first state of a seeded random game where an action of class ``kind`` is chosen, and
+    that action."""
+    rng, bot = random.Random(5), RandomBot(5)
+    state = engines.load(game_id).new(players)
+    for _ in range(2000):
+        action = sample_chance(state, rng) if state.is_chance else bot.choose(state)
+        if type(action).__name__ == kind:
+            return state, action
+        state = state.apply(action)[0]
+    raise AssertionError(f"no {kind} in 2000 actions")
