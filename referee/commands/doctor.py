@@ -3,8 +3,10 @@
 Opens each device the config names, once, and prints one line per device: ``found``, ``not
 found`` or ``wrong``, with what to do about it. Every display that answers shows its own name
 ("doctor: north"), so swapped cables are seen at a glance. Where the camera sees the board's
-four markers, the line says how many pixels fall on a board millimetre. Exit status 0 when
-everything was found, 1 otherwise. Stop the referee service first: it holds the same devices.
+four markers, the line says how many pixels fall on a board millimetre and how soft the picture
+is; a table that reads its dice by camera gets a line for the dice tray's pixels per millimetre.
+Exit status 0 when everything was found, 1 otherwise. Stop the referee service first: it holds
+the same devices.
 """
 
 from __future__ import annotations
@@ -31,12 +33,16 @@ from referee import journal_file
 from referee.cli import UserError
 from referee.commands.kiosk import journal_path
 from referee.config import ConfigError, DisplayConfig, TableConfig, load_config
+from referee.dice import CAMERA_DIE
 from referee.screens import draw
 
 MIN_PX_PER_MM = 2.0
 """Below about 2 camera pixels per board millimetre a die's pips, a chip's facing and a stone's
 edge are each only a few pixels across: the camera's readings and calls get unsure more often.
 A rule of thumb for placing the camera, not a hard limit."""
+TRAY_PX_PER_MM = {"d6": 3.0, "d4": 6.0}
+"""The least pixels per millimetre on the dice tray each die is read at (docs/vision/grid-and-dice.md,
+"Camera placement for dice": a d6's pips need 3; a d4's digits are never posted below about 5)."""
 
 
 def register(sub) -> None:
@@ -82,7 +88,11 @@ def examine(config: TableConfig, board_mm: list[float] | None, wait: float):
         yield "camera", probe
         size = tuple(board_mm) if board_mm else kit_board(config.game)
         if frame is not None and size:
-            yield "board", board(frame.image, size)
+            probe, found = board(frame.image, size)
+            yield "board", probe
+            die = CAMERA_DIE.get(config.game or "")
+            if found is not None and config.dice == "camera" and die:
+                yield "dice tray", tray(found, die, frame.image.shape)
     yield "journal", journal(journal_path(config, None))
 
 
@@ -113,20 +123,49 @@ def kit_board(game: str | None) -> tuple[float, float] | None:
     return SPECS[game].size_mm if game in SPECS else None
 
 
-def board(image, size_mm: tuple[float, float]) -> Probe:
-    """The board's four markers in the camera's frame, and the scale on the board."""
-    from vision.board import CalibrationError, find_board
+def board(image, size_mm: tuple[float, float]):
+    """The board's four markers in the camera's frame, the scale on the board and how soft the
+    picture is there (measured on the markers): (Probe, the board found or None)."""
+    from vision.board import MAX_BLUR_PX, CalibrationError, find_board, marker_blur_px
 
     w, h = size_mm
     try:
         found = find_board(image, size_mm, fit_lens_model=False)
     except CalibrationError as exc:
-        return Probe(NOT_FOUND, f"{w:g}x{h:g} mm board: {exc}")
+        return Probe(NOT_FOUND, f"{w:g}x{h:g} mm board: {exc}"), None
     scale = found.px_per_mm()
-    text = f"{w:g}x{h:g} mm board, markers seen: {scale:.1f} px/mm"
+    blur = marker_blur_px(image)
+    text = f"{w:g}x{h:g} mm board, markers seen: {scale:.1f} px/mm" + (
+        f", blur {blur:.1f} px" if blur is not None else "")
     if scale < MIN_PX_PER_MM:
         return Probe(WRONG, f"{text}, too low (about {MIN_PX_PER_MM:g} is needed): "
-                            "bring the camera closer or raise camera.size")
+                            "bring the camera closer or raise camera.size"), found
+    if blur is not None and blur > MAX_BLUR_PX:
+        return Probe(WRONG, f"{text}, too soft ({MAX_BLUR_PX:g} px at most): focus the lens, "
+                            "steady the camera, or light the table so the exposure is short"), found
+    return Probe(FOUND, text), found
+
+
+def tray(found, die: str, frame_shape: tuple[int, ...]) -> Probe:
+    """The dice tray (where the kit lays it, East of the board) in the picture, and its scale
+    against what the table's die is read at (TRAY_PX_PER_MM)."""
+    import numpy as np
+
+    from vision.dice import DEFAULT_TRAY_GAP_MM, default_tray
+
+    x, y, w, h = default_tray(found.size_mm)
+    corners = found.to_px(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], dtype=float))
+    height, width = frame_shape[:2]
+    text = f"{w:g}x{h:g} mm, {DEFAULT_TRAY_GAP_MM:g} mm East of the board"
+    if (corners < 0).any() or (corners[:, 0] > width - 1).any() or (corners[:, 1] > height - 1).any():
+        return Probe(WRONG, f"{text}: not all in the picture; turn or raise the camera so the tray is "
+                            "in view beside the board")
+    scale = found.px_per_mm([x + w / 2, y + h / 2])
+    need = TRAY_PX_PER_MM[die]
+    text = f"{text}: {scale:.1f} px/mm for the {die}"
+    if scale < need:
+        return Probe(WRONG, f"{text}, too low ({need:g} is needed): bring the camera closer to the tray, "
+                            "raise camera.size, or roll the die by hand (table.dice)")
     return Probe(FOUND, text)
 
 

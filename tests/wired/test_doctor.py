@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import sqlite3
 
+import cv2
 import serial
 from gpiozero import Button
 
 from referee.cli import main
+from tests.vision.drawn_scene import draw_scene
 from vision.kit.geometry import ROCKETBALL
 
-from .bench import PINS, ROOT, WiredBench, write_video
+from .bench import BOARD_CORNERS, PINS, ROOT, WiredBench, write_video
 
 
 def doctor(bench: WiredBench, capsys, *extra: str) -> tuple[int, dict[str, str]]:
@@ -97,7 +99,8 @@ def test_a_camera_too_far_from_the_board_is_reported(wired, capsys):
     bench = wired(game="rocketball", board_mm=ROCKETBALL.size_mm, board_corners=small)
     status, rows = doctor(bench, capsys)
     assert status == 1
-    assert rows["board"].startswith("wrong: 164x244 mm board, markers seen: 1.5 px/mm, too low")
+    assert rows["board"].startswith("wrong: 164x244 mm board, markers seen: 1.5 px/mm, blur ")
+    assert "too low (about 2 is needed)" in rows["board"]
     assert "bring the camera closer or raise camera.size" in rows["board"]
 
 
@@ -190,3 +193,45 @@ def test_a_machine_without_gpio_is_said_once_per_seat_not_once_per_pin(monkeypat
     for line in seats:
         assert line.startswith("not found  seat ") and "no GPIO on this machine" in line
         assert line.count("GPIO") == 1  # not every pin repeating the same failure
+
+
+def test_a_soft_camera_is_reported(wired, capsys):
+    """The markers measured softer than the calibration is known to hold (a Gaussian of 1.5 px):
+    an unfocused lens or a long exposure; the line says what to do."""
+    bench = wired(game="rocketball", board_mm=ROCKETBALL.size_mm)
+    sharp = draw_scene(size=(800, 700), size_mm=ROCKETBALL.size_mm, corners_px=BOARD_CORNERS,
+                       marker_mm=14.0).image
+    write_video(bench.video, image=cv2.GaussianBlur(sharp, (0, 0), 2.0))
+    status, rows = doctor(bench, capsys)
+    assert status == 1
+    blur = float(rows["board"].split("blur ")[1].split(" px")[0])
+    assert rows["board"].startswith("wrong: 164x244 mm board, markers seen:") and blur > 1.5
+    assert "too soft" in rows["board"] and "focus the lens" in rows["board"]
+    status, rows = doctor(wired(game="rocketball", board_mm=ROCKETBALL.size_mm), capsys)
+    assert float(rows["board"].split("blur ")[1].split(" px")[0]) < 1.0  # the sharp picture
+
+
+def test_the_dice_tray_is_measured_for_the_die_the_camera_reads(wired, capsys, tmp_path):
+    """Camera dice (Rocketball's d4, read in the kit's tray East of the board): the tray must be
+    in the picture, at the pixels per millimetre the d4's digits need (6)."""
+    bench = wired(game="rocketball", board_mm=ROCKETBALL.size_mm)  # the board fills the picture
+    bench.write_config(dice="camera")
+    status, rows = doctor(bench, capsys)
+    assert status == 1
+    assert rows["dice tray"].startswith("wrong: 110x160 mm, 25 mm East of the board: not all in the picture")
+
+    s = 6.5  # px/mm: the board at the left, the tray in view at its right
+    w, h = ROCKETBALL.size_mm
+    corners = ((120, 90), (120 + w * s, 90), (120 + w * s, 90 + h * s), (120, 90 + h * s))
+    image = draw_scene(size=(2150, 1850), size_mm=ROCKETBALL.size_mm, corners_px=corners, marker_mm=14.0).image
+    write_video(bench.video, image=image)
+    status, rows = doctor(bench, capsys)
+    scale = float(rows["dice tray"].split(": ")[2].split(" px/mm")[0])
+    assert rows["dice tray"].startswith("found: 110x160 mm, 25 mm East of the board") and 6.0 <= scale < 7.0
+    assert rows["dice tray"].endswith("px/mm for the d4")
+
+    near = tuple((120 + (x - 120) * 0.6, 90 + (y - 90) * 0.6) for x, y in corners)  # 3.9 px/mm
+    write_video(bench.video, image=draw_scene(size=(2150, 1850), size_mm=ROCKETBALL.size_mm, corners_px=near,
+                                              marker_mm=14.0).image)
+    status, rows = doctor(bench, capsys)
+    assert rows["dice tray"].startswith("wrong:") and "too low (6 is needed)" in rows["dice tray"]
