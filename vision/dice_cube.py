@@ -275,6 +275,8 @@ def _layout_error(face: np.ndarray, n: int) -> float:
 class FaceReading:
     value: int | None
     confidence: float
+    middle: np.ndarray | None = None
+    """Where the pips' own middle lies (view px): a face's middle, whatever its value."""
 
 
 def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
@@ -316,9 +318,10 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     # the layout's places are laid from the pips' own middle: a square a little off the
     # face (a top found among dice pressed together) would look for a hidden pip beside it
     middle = Square(top.centre + top.edge * (mean[0] * u + mean[1] * v), top.angle, top.edge)
+    at = middle.centre + lo
     if _hidden_pips(face - mean, washed & (inner > 0), middle):
-        return FaceReading(len(spots), 0.0)
-    return FaceReading(len(spots), min(alike, round_, centred, laid))
+        return FaceReading(len(spots), 0.0, at)
+    return FaceReading(len(spots), min(alike, round_, centred, laid), at)
 
 
 def _hidden_pips(face: np.ndarray, washed: np.ndarray, top: Square) -> bool:

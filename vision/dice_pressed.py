@@ -139,6 +139,16 @@ def _apart(a: Square, b: Square) -> bool:
     return abs(float(d @ u)) >= reach or abs(float(d @ v)) >= reach
 
 
+def _centred(view: np.ndarray, blob: np.ndarray, square: Square) -> Square:
+    """The square moved onto its pips' own middle (a face's middle whatever its value), where
+    they are not centred in it: a top's light steps down little into its own side face in
+    some light, and the best-bounded square may reach into it."""
+    face = read_face(view, blob, square)
+    if face.confidence >= SURE or face.middle is None:
+        return square
+    return Square(face.middle, square.angle, square.edge)
+
+
 def explained(blob: np.ndarray, tops: list[Square]) -> float:
     """How well the tops, each swept toward its base by one common shift, cover the outline
     (intersection over union). The shift is where the outline's middle lies from the tops':
@@ -195,7 +205,8 @@ def pressed_tops(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: flo
         squares = [sq for _, sq in sorted((scored for angle in angles for light in lights
                                            for scored in bounded_squares(light, blob, angle, edges, found)),
                                           key=lambda scored: -scored[0])]
-        top = next((sq for sq in squares if read_face(view, blob, sq).confidence >= SURE), None)
+        top = next((sq for sq in map(lambda sq: _centred(view, blob, sq), squares)
+                    if read_face(view, blob, sq).confidence >= SURE), None)
         if top is None:
             break
         found.append(top)
