@@ -29,11 +29,15 @@ INSIDE, OUTSIDE = (3, 7), (1, 4)
 rounded rim's darkest part, outside just beyond the side."""
 CANDIDATES = 24
 """How many of the best-bounded squares are read."""
-ALIKE = 0.12
+ALIKE = 0.08
 """How far the tops' edges may differ (share of the first): dice pressed together are one
 set's."""
 EXPLAINED = 0.85
 """How much of the outline the swept tops must cover (intersection over union)."""
+INSIDE_OUTLINE = 0.95
+"""How much of a moved square must lie inside the outline, unless it lay less inside before
+(a top is a die's: a square moved out over the cloth holds a face's pips only in part, and
+its missing pips would read as a smaller value)."""
 APART = 1 / 6
 """How far two tops may overlap (share of an edge, either way): they only touch."""
 
@@ -139,14 +143,22 @@ def _apart(a: Square, b: Square) -> bool:
     return abs(float(d @ u)) >= reach or abs(float(d @ v)) >= reach
 
 
+def _inside(blob: np.ndarray, square: Square) -> float:
+    """The share of a square that lies inside the outline."""
+    mask = square.mask(blob.shape)
+    return np.count_nonzero(mask & blob) / max(np.count_nonzero(mask), 1)
+
+
 def _centred(view: np.ndarray, blob: np.ndarray, square: Square) -> Square:
     """The square moved onto its pips' own middle (a face's middle whatever its value), where
     they are not centred in it: a top's light steps down little into its own side face in
-    some light, and the best-bounded square may reach into it."""
+    some light, and the best-bounded square may reach into it. Not moved out of the outline
+    (`INSIDE_OUTLINE`)."""
     face = read_face(view, blob, square)
     if face.confidence >= SURE or face.middle is None:
         return square
-    return Square(face.middle, square.angle, square.edge)
+    moved = Square(face.middle, square.angle, square.edge)
+    return moved if _inside(blob, moved) >= min(_inside(blob, square), INSIDE_OUTLINE) else square
 
 
 def explained(blob: np.ndarray, tops: list[Square]) -> float:
