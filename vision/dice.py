@@ -6,8 +6,10 @@ The tray is a rectangle in board millimetres (by default East of the kit board, 
 `PX_PER_MM`, so every test below is in millimetres. A die is whatever stands out from the
 tray's own colour. Its outline says its kind: a cube's top square swept toward its base (a
 d6 seen straight or off axis, `vision.dice_cube`), a triangle with its top vertex inside or
-a fourth corner beyond it (a d4, `vision.dice_tetra`), a kite (a d10). Two d6 pressed
-together are told apart by colour or by their lit tops. The d6 of a tray together tell where
+a fourth corner beyond it (a d4, `vision.dice_tetra`), a kite (a d10). Two to four d6
+pressed together are told apart by colour, by their lit tops, or by tops bounded all round
+(`vision.dice_pressed`); an outline of two dice is never read as one cube with a value. The
+d6 of a tray together tell where
 the camera is (`vision.dice_pose`), and each is read against that: its top where a flat
 cube's must be. A die whose outline fits none of them, or no flat cube where it lies (a die
 leaning on something), is reported as cocked, and one whose reading is not sure gets a
@@ -216,7 +218,7 @@ def _read_top(view: np.ndarray, blob: np.ndarray, top) -> tuple[int | None, str,
 
 def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float, d4_style: str,
                camera_px_per_mm: float) -> list[tuple[str, int | None, str, float, np.ndarray]] | Cube:
-    """The die or dice (two pressed together) in one outline: kind, value, status,
+    """The die or dice (two or three pressed together) in one outline: kind, value, status,
     confidence, centre in view pixels (`camera_px_per_mm`: the camera's own scale there); or
     the resting cube that explains the outline, read by `read_dice` once it knows where the
     camera is."""
@@ -308,7 +310,7 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
         blob = np.zeros(view.shape[:2], np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
         if area > 1200.0:  # more than a pair: three or four d6 pressed together, or no die
-            tops = pressed_tops(view, blob, contour, s, most=4) if area < 2800.0 else []
+            tops = pressed_tops(view, blob, contour, s) if area < 2800.0 else []
             m = cv2.moments(contour)
             out += ([DieReading("d6", *_read_top(view, blob, top), (float(top.centre[0] / s + tray[0]),
                                                                      float(top.centre[1] / s + tray[1])))

@@ -7,14 +7,17 @@ camera by the same shift. A top's four sides are where the light steps down from
 the cloth, to its own side faces (a lamp above lights a top more than a side), or into the
 dark crease the rounded edges make between two tops.
 
-So the outline is turned square to its dice (`vision.dice_cube.edge_direction`), and every
-square of a d6's size is scored by how much lighter its rim is than what lies just outside,
-along the weakest of its four sides (a top is bounded all round; a square inside a face, or
-reaching into a side, has a side with no step). The best squares are candidates; each is
-read on its own (`vision.dice_cube.read_face`): the tops are the candidates whose pips make a
-sure layout, apart from each other and of one edge. They must account for the whole outline
-(each swept by one common shift); otherwise the outline holds something else (a die
-leaning on another, a top with no sure pips) and nothing is taken from it.
+So the outline is turned square to its dice (its main edge direction; a chain of two pairs
+thrown against each other has two), and every square of a d6's size is scored by how much
+lighter its rim is than what lies just outside, along the weakest of its four sides (a top
+is bounded all round; a square inside a face, or reaching into a side, has a side with no
+step). The pips are painted over first: a row of dark pips beside a square's side steps the
+light down as a top's side does. The best squares are candidates, read in turn on their own
+(`vision.dice_cube.read_face`), one moved onto its pips' middle when they are off it; the
+first whose pips make a sure layout is a top, and gives the edge of the others (within 8 %:
+one set's dice). The tops must account for the whole outline (each swept by one common
+shift); otherwise the outline holds something else (a die leaning on another, a top with
+no sure pips) and nothing is taken from it.
 """
 
 from __future__ import annotations
@@ -22,7 +25,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .dice_cube import EDGE_MM, SURE, Square, edge_direction, edge_directions, read_face
+from .dice_cube import (
+    EDGE_MM,
+    SURE,
+    FaceReading,
+    Square,
+    edge_direction,
+    edge_directions,
+    read_face,
+)
 
 INSIDE, OUTSIDE = (3, 7), (1, 4)
 """The bands (px from a square's side, at 6 px/mm) compared across it: inside past the
@@ -135,30 +146,24 @@ def bounded_squares(light: np.ndarray, blob: np.ndarray, angle: float, edges: tu
     return out
 
 
-def _apart(a: Square, b: Square) -> bool:
-    """Two squares turned alike overlapping by at most `APART` of an edge either way."""
-    u, v = a.axes()
-    d = b.centre - a.centre
-    reach = (a.edge + b.edge) / 2 - APART * min(a.edge, b.edge)
-    return abs(float(d @ u)) >= reach or abs(float(d @ v)) >= reach
-
-
 def _inside(blob: np.ndarray, square: Square) -> float:
     """The share of a square that lies inside the outline."""
     mask = square.mask(blob.shape)
     return np.count_nonzero(mask & blob) / max(np.count_nonzero(mask), 1)
 
 
-def _centred(view: np.ndarray, blob: np.ndarray, square: Square) -> Square:
-    """The square moved onto its pips' own middle (a face's middle whatever its value), where
-    they are not centred in it: a top's light steps down little into its own side face in
-    some light, and the best-bounded square may reach into it. Not moved out of the outline
-    (`INSIDE_OUTLINE`)."""
+def _read_centred(view: np.ndarray, blob: np.ndarray, square: Square) -> tuple[Square, FaceReading]:
+    """The square and its reading, moved onto its pips' own middle (a face's middle whatever
+    its value) where they are not centred in it and read again: a top's light steps down
+    little into its own side face in some light, and the best-bounded square may reach into
+    it. Not moved out of the outline (`INSIDE_OUTLINE`)."""
     face = read_face(view, blob, square)
     if face.confidence >= SURE or face.middle is None:
-        return square
+        return square, face
     moved = Square(face.middle, square.angle, square.edge)
-    return moved if _inside(blob, moved) >= min(_inside(blob, square), INSIDE_OUTLINE) else square
+    if _inside(blob, moved) < min(_inside(blob, square), INSIDE_OUTLINE):
+        return square, face
+    return moved, read_face(view, blob, moved)
 
 
 def explained(blob: np.ndarray, tops: list[Square]) -> float:
@@ -188,7 +193,7 @@ def explained(blob: np.ndarray, tops: list[Square]) -> float:
 
 def pressed_tops(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float,
                  known: list[Square] | None = None, parts: list[np.ndarray] | None = None,
-                 most: int = 3) -> list[Square]:
+                 most: int = 4) -> list[Square]:
     """The tops of two to `most` d6 pressed together in one outline, each with a sure
     reading of its own (see module); [] when the outline is not such dice, or not surely.
     `known`: tops already read surely (by their light, `vision.dice_cube.bright_tops`), kept;
@@ -217,8 +222,8 @@ def pressed_tops(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: flo
         squares = [sq for _, sq in sorted((scored for angle in angles for light in lights
                                            for scored in bounded_squares(light, blob, angle, edges, found)),
                                           key=lambda scored: -scored[0])]
-        top = next((sq for sq in map(lambda sq: _centred(view, blob, sq), squares)
-                    if read_face(view, blob, sq).confidence >= SURE), None)
+        top = next((sq for sq, face in (_read_centred(view, blob, sq) for sq in squares)
+                    if face.confidence >= SURE), None)
         if top is None:
             break
         found.append(top)
