@@ -12,10 +12,10 @@ thrown against each other has two), and every square of a d6's size is scored by
 lighter its rim is than what lies just outside, along the weakest of its four sides (a top
 is bounded all round; a square inside a face, or reaching into a side, has a side with no
 step). The pips are painted over first: a row of dark pips beside a square's side steps the
-light down as a top's side does. The best squares are candidates, read in turn on their own
-(`vision.dice_cube.read_face`), one moved onto its pips' middle when they are off it; the
-first whose pips make a sure layout is a top, and gives the edge of the others (within 8 %:
-one set's dice). The tops must account for the whole outline (each swept by one common
+light down as a top's side does. The best squares are candidates, read in turn
+on their own (`vision.dice_cube.read_face`), one moved onto its pips' middle when they are
+off it; the first whose pips make a layout surer than one die's own reading must be
+(`PRESSED_SURE`) is a top, and gives the edge of the others (within 8 %: one set's dice). The tops must account for the whole outline (each swept by one common
 shift); otherwise the outline holds something else (a die leaning on another, a top with
 no sure pips) and nothing is taken from it.
 """
@@ -49,6 +49,11 @@ INSIDE_OUTLINE = 0.95
 """How much of a moved square must lie inside the outline, unless it lay less inside before
 (a top is a die's: a square moved out over the cloth holds a face's pips only in part, and
 its missing pips would read as a smaller value)."""
+PRESSED_SURE = 2 * SURE
+"""How sure a top found among the candidate squares must read: a reading chosen from many
+squares needs a higher bar than one die's own (`SURE`). A square on part of a face, a pip cut
+off at its rim or lost in shade or glare, can make a smaller value's layout just past `SURE`
+(a blue 5 read 2 at 0.31 beside an ivory 1, a red 3 read 2 at 0.41)."""
 APART = 1 / 6
 """How far two tops may overlap (share of an edge, either way): they only touch."""
 
@@ -223,7 +228,7 @@ def pressed_tops(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: flo
                                            for scored in bounded_squares(light, blob, angle, edges, found)),
                                           key=lambda scored: -scored[0])]
         top = next((sq for sq, face in (_read_centred(view, blob, sq) for sq in squares)
-                    if face.confidence >= SURE), None)
+                    if face.confidence >= PRESSED_SURE), None)
         if top is None:
             break
         found.append(top)
