@@ -12,12 +12,13 @@ thrown against each other has two), and every square of a d6's size is scored by
 lighter its rim is than what lies just outside, along the weakest of its four sides (a top
 is bounded all round; a square inside a face, or reaching into a side, has a side with no
 step). The pips are painted over first: a row of dark pips beside a square's side steps the
-light down as a top's side does. The best squares are candidates, read in turn
-on their own (`vision.dice_cube.read_face`), one moved onto its pips' middle when they are
-off it; the first whose pips make a layout surer than one die's own reading must be
-(`PRESSED_SURE`) is a top, and gives the edge of the others (within 8 %: one set's dice). The tops must account for the whole outline (each swept by one common
-shift); otherwise the outline holds something else (a die leaning on another, a top with
-no sure pips) and nothing is taken from it.
+light down as a top's side does. The best squares are candidates, read in turn on their
+own (`vision.dice_cube.read_face`), one moved onto its pips' middle when they are off it;
+the first whose pips make a layout surer than one die's own reading must be
+(`PRESSED_SURE`) is a top, and gives the edge of the others (within 8 %: one set's dice).
+The tops must account for the whole outline (each swept by one common shift); otherwise
+the outline holds something else (a die leaning on another, a top with no sure pips) and
+nothing is taken from it.
 """
 
 from __future__ import annotations
