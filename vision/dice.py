@@ -9,9 +9,8 @@ d6 seen straight or off axis, `vision.dice_cube`), a triangle with its top verte
 a fourth corner beyond it (a d4, `vision.dice_tetra`), a kite (a d10). Two to four d6
 pressed together are told apart by colour, by their lit tops, or by tops bounded all round
 (`vision.dice_pressed`); an outline of two dice is never read as one cube with a value. The
-d6 of a tray together tell where
-the camera is (`vision.dice_pose`), and each is read against that: its top where a flat
-cube's must be. A die whose outline fits none of them, or no flat cube where it lies (a die
+d6 of a tray together tell where the camera is (`vision.dice_pose`), and each is read
+against that: its top where a flat cube's must be. A die whose outline fits none of them, or no flat cube where it lies (a die
 leaning on something), is reported as cocked, and one whose reading is not sure gets a
 confidence below `SURE`: the referee asks for a re-roll instead of guessing.
 """
@@ -57,8 +56,9 @@ about as bright as the cloth, an ivory d6's side in shade half as bright again).
 
 SMALL_TOP = 0.85
 """A lit top this much smaller than the cube fitted to its outline (edge over edge) is one
-die's top in an outline of two: a d6's lit top is its whole top less the rounded rim (0.9 and
-more of the edge)."""
+die's top in an outline of two: a lone d6's lit top is its whole top less the darker rounded
+rim, nearly its edge; a pair side by side across the camera's sweep fits one cube a sweep
+larger than either die."""
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,7 @@ def _read_top(view: np.ndarray, blob: np.ndarray, top) -> tuple[int | None, str,
 
 def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float, d4_style: str,
                camera_px_per_mm: float) -> list[tuple[str, int | None, str, float, np.ndarray]] | Cube:
-    """The die or dice (two or three pressed together) in one outline: kind, value, status,
+    """The die or dice (two to four pressed together) in one outline: kind, value, status,
     confidence, centre in view pixels (`camera_px_per_mm`: the camera's own scale there); or
     the resting cube that explains the outline, read by `read_dice` once it knows where the
     camera is."""
