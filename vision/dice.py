@@ -6,10 +6,11 @@ The tray is a rectangle in board millimetres (by default East of the kit board, 
 `PX_PER_MM`, so every test below is in millimetres. A die is whatever stands out from the
 tray's own colour. Its outline says its kind: a cube's top square swept toward its base (a
 d6 seen straight or off axis, `vision.dice_cube`), a triangle with its top vertex inside or
-a fourth corner beyond it (a d4, `vision.dice_tetra`), a kite (a d10). Two d6 pressed
-together are told apart by colour or by their lit tops. The d6 of a tray together tell where
-the camera is (`vision.dice_pose`), and each is read against that: its top where a flat
-cube's must be. A die whose outline fits none of them, or no flat cube where it lies (a die
+a fourth corner beyond it (a d4, `vision.dice_tetra`), a kite (a d10). Two to four d6
+pressed together are told apart by colour, by their lit tops, or by tops bounded all round
+(`vision.dice_pressed`); an outline of two dice is never read as one cube with a value. The
+d6 of a tray together tell where the camera is (`vision.dice_pose`), and each is read
+against that: its top where a flat cube's must be. A die whose outline fits none of them, or no flat cube where it lies (a die
 leaning on something), is reported as cocked, and one whose reading is not sure gets a
 confidence below `SURE`: the referee asks for a re-roll instead of guessing.
 """
@@ -35,6 +36,7 @@ from .dice_cube import (
     sweep_of,
 )
 from .dice_pose import fit_pose
+from .dice_pressed import pressed_tops
 from .dice_tetra import read_tetrahedron
 
 PX_PER_MM = 6.0
@@ -51,6 +53,12 @@ CHROMA_CUT, CHROMA_LIGHT = 0.08, 1.25
 (grey on green felt: 0.18), if it is at least this much brighter than the cloth's median: a
 darker pixel's shares are noise, or a die's shadow or dark rim (a flat d10's edge band is
 about as bright as the cloth, an ivory d6's side in shade half as bright again)."""
+
+SMALL_TOP = 0.85
+"""A lit top this much smaller than the cube fitted to its outline (edge over edge) is one
+die's top in an outline of two: a lone d6's lit top is its whole top less the darker rounded
+rim, nearly its edge; a pair side by side across the camera's sweep fits one cube a sweep
+larger than either die."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +202,15 @@ def _kite(quad: np.ndarray) -> bool:
 
 
 
+def _apart(parts: list[np.ndarray], edge: float) -> bool:
+    """Whether an outline's two colours (`colour_parts`) are two dice: their middles at least
+    0.7 of a die's edge apart (a glare or a die's pips lie inside its own outline)."""
+    if len(parts) != 2:
+        return False
+    middles = [np.argwhere(p > 0).mean(axis=0) for p in parts]
+    return float(np.linalg.norm(middles[0] - middles[1])) >= 0.7 * edge
+
+
 def _read_top(view: np.ndarray, blob: np.ndarray, top) -> tuple[int | None, str, float]:
     face = read_face(view, blob, top)
     return face.value, "ok" if face.value else "unreadable", face.confidence
@@ -201,7 +218,7 @@ def _read_top(view: np.ndarray, blob: np.ndarray, top) -> tuple[int | None, str,
 
 def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float, d4_style: str,
                camera_px_per_mm: float) -> list[tuple[str, int | None, str, float, np.ndarray]] | Cube:
-    """The die or dice (two pressed together) in one outline: kind, value, status,
+    """The die or dice (two to four pressed together) in one outline: kind, value, status,
     confidence, centre in view pixels (`camera_px_per_mm`: the camera's own scale there); or
     the resting cube that explains the outline, read by `read_dice` once it knows where the
     camera is."""
@@ -209,13 +226,27 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     approx = cv2.approxPolyDP(contour, 0.06 * cv2.arcLength(contour, True), True).reshape(-1, 2)
     cube = candidates(contour, view.shape, s)
-    if cube is not None and cube.fit >= 0.95 and cube.shift <= 0.45:
+    parts = colour_parts(view, blob)
+    two = cube is not None and _apart(parts, cube.tops[0].edge)
+    if cube is not None and cube.fit >= 0.95 and cube.shift <= 0.45 and not two:
         return cube
-    # two dice of different colours pressed together: one lit top in each colour (as below)
-    tops = [bright_tops(view, part, s) for part in colour_parts(view, blob)]
-    tops = [t[0] for t in tops] if len(tops) == 2 and all(len(t) == 1 for t in tops) else bright_tops(view, blob, s)
-    if len(tops) >= 2:  # dice pressed together
-        return [("d6", *_read_top(view, blob, top), top.centre) for top in tops]
+    # dice pressed together: one lit top in each colour, lit tops, or tops bounded all round
+    lit = [bright_tops(view, part, s) for part in parts]
+    lit = [t[0] for t in lit] if len(lit) == 2 and all(len(t) == 1 for t in lit) else bright_tops(view, blob, s)
+    reads = [_read_top(view, blob, top) for top in lit]
+    if len(lit) < 2 or min(r[2] for r in reads) < SURE:
+        bounded = pressed_tops(view, blob, contour, s, [t for t, r in zip(lit, reads, strict=True) if r[2] >= SURE],
+                               parts or None)
+        if bounded:
+            lit, reads = bounded, [_read_top(view, blob, top) for top in bounded]
+    if len(reads) >= 2:  # each top read on its own
+        return [("d6", *r, top.centre) for top, r in zip(lit, reads, strict=True)]
+    if two:  # two colours a die apart are two dice, never one cube
+        return [("d6", None, "unreadable", 0.0, centre)]
+    if cube is not None and len(lit) == 1 and lit[0].edge < SMALL_TOP * cube.tops[0].edge:
+        # the one lit top is a die's, the cube the outline asks for larger: a second die
+        # pressed against the first fills its sweep
+        return [("d6", None, "unreadable", 0.0, centre)]
     if cube is not None:
         return cube
     if d4_style == "middle" and len(approx) == 3:  # a truncated d4: one number on its top
@@ -278,10 +309,14 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
             continue
         blob = np.zeros(view.shape[:2], np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
-        if area > 1200.0:
+        if area > 1200.0:  # more than a pair: three or four d6 pressed together, or no die
+            tops = pressed_tops(view, blob, contour, s) if area < 2800.0 else []
             m = cv2.moments(contour)
-            out.append(DieReading("?", None, "unreadable", 0.0, (m["m10"] / m["m00"] / s + tray[0],
-                                                                 m["m01"] / m["m00"] / s + tray[1])))
+            out += ([DieReading("d6", *_read_top(view, blob, top), (float(top.centre[0] / s + tray[0]),
+                                                                     float(top.centre[1] / s + tray[1])))
+                     for top in tops]
+                    or [DieReading("?", None, "unreadable", 0.0, (m["m10"] / m["m00"] / s + tray[0],
+                                                                  m["m01"] / m["m00"] / s + tray[1]))])
             continue
         read = _read_blob(view, blob, contour, s, d4_style, camera_scale)
         if isinstance(read, Cube):
