@@ -142,8 +142,10 @@ class Session:
     # --- applying actions -------------------------------------------------------------------
 
     def _advance_state(self, action: Action, outcome: tuple[State, list[Event]] | None = None,
-                       source: str = "dice", seat: int | None = None) -> list[Event]:
-        """``source`` and ``seat`` say who gave a chance outcome (see ``referee.words.caller``)."""
+                       source: str = "dice", seat: int | None = None
+                       ) -> tuple[list[Event], list[tuple[Event, str]]]:
+        """The action's events, and those told after its call (``referee.words.telling``).
+        ``source`` and ``seat`` say who gave a chance outcome (see ``referee.words.caller``)."""
         before = self.state
         new, events = outcome or before.apply(action)
         self.history.append((before, action))
@@ -162,7 +164,7 @@ class Session:
                 v.announcement = v.last_event
         if new.is_over and new.result:
             v.announcement = new.result.text
-        return events
+        return events, told
 
     def accept(self, action: Action, source: str = "dice", seat: int | None = None) -> list[Event]:
         """Apply, journal, then show. Raises IllegalAction (and changes nothing) if refused.
@@ -174,7 +176,7 @@ class Session:
         outcome = self.state.apply(action)  # the engine's check, before anything is written
         self.seq = self.journal.append(self.row.id, action.notation(), chance,
                                        source if chance else None, seat if chance else None) + 1
-        events = self._advance_state(action, outcome, source, seat)
+        events, told = self._advance_state(action, outcome, source, seat)
         if self.state.is_over:
             self.journal.finish(self.row.id, self.state.result.text if self.state.result else "over")
         self.pending = None
@@ -183,7 +185,7 @@ class Session:
         self.controller.reset(self.state)
         self._sync_selection()
         self.echo(self.view.call.line())
-        for _, text in telling(before, action, events, source, seat)[1]:
+        for _, text in told:
             self.echo(f"  * {text}")
         self.redraw()
         if self.view.announcement and self.table.buzzer:

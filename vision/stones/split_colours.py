@@ -10,7 +10,7 @@ import numpy as np
 from vision.stones.masks import MIN_ROUNDNESS, ONE_ROUND, _roundness
 from vision.stones.split_peaks import COLOUR_GAP
 
-TWO_LOBES_GAP = 0.5
+TWO_LOBES_GAP = 0.5  # a footprint already of two lobes needs only this share of COLOUR_GAP between them
 APART = 0.8  # two stones' centres lie at least this share of the smaller one's diameter apart
 
 
@@ -22,7 +22,9 @@ def _split_colours(part: np.ndarray, ycc: np.ndarray, z: np.ndarray, shadow: np.
 
     One stone's shading gives two colours too (its lit side and its shaded side, a highlight and
     its rim), but never two discs side by side: halves of one stone have their centres closer
-    together than their width, a highlight lies inside its rim.
+    together than their width, a highlight lies inside its rim. A footprint whose shape already
+    says two stones (less round than a piece cut at a waist) needs colours only TWO_LOBES_GAP as
+    far apart: a dull red pebble against a grey one differ by less than two stones usually do.
     """
     min_px = np.pi * (min_d / 2) ** 2 * 0.7
     roundness = _roundness(part)
