@@ -60,7 +60,8 @@ def test_the_search_ranks_a_move_by_what_the_workman_can_build_there():
 def test_the_hard_bot_builds_the_up_move_that_takes_the_ball_to_its_base():
     """The hard bot plays North's move and use: afterwards an Up Move lies ahead of the ball
     on its path, and the balls, as the cards lie, run over North's base and no longer over
-    South's. (The bot that looked two turns ahead stayed on a8 and built nothing.)"""
+    South's. (The bot that looked two turns ahead walked to a8, the first square in board
+    order, and built nothing.)"""
     state = diverting()
     bot = make_bot("hard", seed=5)
     while state.to_move == 0:
