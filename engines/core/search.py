@@ -14,10 +14,11 @@ module ``evaluate`` that the search finds by the state's package (see ``Policy``
 - ``candidates(state, actions)`` (optional): the actions worth searching, best first, where a
   game has hundreds of them and most do nothing (a chip laid far from the ball).
 - ``PLAYOUT_STEPS`` (optional): random actions played after a leaf before it is scored.
-- ``TURN_OF_STEPS`` (optional, False by default): a turn is several decisions of the same
-  seat (Rollerball: move the workman, then use it), so at the root an action is ranked by the
-  best one-ply value of the seat's next decision, not by its own result: moving a workman
-  changes nothing the evaluation reads, what it makes possible does.
+- ``prepares(state)`` (optional): whether the decision waiting in ``state`` is a step of a turn
+  that the same seat's next decision completes (Rollerball: moving the workman, which is then
+  used). At the root such an action is ranked by the best one-ply value of the seat's next
+  decision, not by its own result: moving a workman changes nothing the evaluation reads,
+  what it makes possible does.
 
 A leaf that is a chance node (the die about to be rolled after a chip is laid) is scored as the
 average over its outcomes, each weighed by its probability, so a leaf is judged at least as
@@ -98,11 +99,16 @@ class Policy:
         self.determinize_fn = getattr(module, "determinize", None)
         self.candidates_fn = getattr(module, "candidates", None)
         self.playout_steps: int = getattr(module, "PLAYOUT_STEPS", 0)
-        self.turn_of_steps: bool = getattr(module, "TURN_OF_STEPS", False)
+        self.prepares_fn: Callable[[State], bool] | None = getattr(module, "prepares", None)
 
     @classmethod
     def for_state(cls, state: State) -> Policy:
         return cls(importlib.import_module(evaluation_module(type(state))))
+
+    def prepares(self, state: State) -> bool:
+        """Whether the decision in ``state`` is judged by the same seat's next one (see the
+        module's note on ``prepares``)."""
+        return self.prepares_fn is not None and self.prepares_fn(state)
 
     def value(self, state: State) -> tuple[float, ...]:
         if state.is_over:
@@ -248,7 +254,7 @@ class SearchBot:
         if node.order is None:  # only the root and nodes visited before get here
             legal = state.legal_actions()
             node.order = policy.ranked(state, legal, 1 if node is root else 0,
-                                       node is root and policy.turn_of_steps) or legal
+                                       node is root and policy.prepares(state)) or legal
             if policy.determinize_fn is not None:
                 node.known = set(node.order)
             candidates = node.order[:width]

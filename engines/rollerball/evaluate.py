@@ -33,12 +33,6 @@ from .pieces import Ball, Card
 from .state import RollerballState
 from .turn import WINNING_POINTS
 
-TURN_OF_STEPS = True
-"""A turn is two decisions of the acting player: move the workman (Turns, step 3), then use
-it (step 4: build, replace, blow up, or nothing). Where the workman stands changes nothing
-the evaluation reads, only what it can build there, so the search ranks a move by the best
-use it allows (see ``engines.core.search``)."""
-
 PER_POINT = 1.0
 """Strength of one victory point."""
 
@@ -74,11 +68,10 @@ def forecast(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card,
     (the rules have no other end). When the balls come back round after scoring, the same
     laps repeat for ever, and the later laps are added up at once."""
     ahead = [0.0] * seats
-    ball_list, card_list = list(balls), list(cards)
     seen: dict[tuple, int] = {}
-    scores: list[list[int]] = []  # the seats whose bases are run over, turn by turn
+    scores: list[tuple[int, ...]] = []  # the seats whose bases are run over, turn by turn
     for turn in range(LOOKOUT):
-        place = (tuple(ball_list), tuple(card_list), reverse)
+        place = (balls, cards, reverse)
         if place in seen:
             if not any(scores):
                 return None
@@ -89,14 +82,34 @@ def forecast(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card,
                     ahead[p] += SCORE_NEXT * FADE ** t * lap / (1 - lap)
             return tuple(ahead)
         seen[place] = turn
-        motion = Motion(board(rings), ball_list, card_list, reverse, bases, [""] * seats).run()
-        scores.append([task.player for task in motion.tasks if task.kind == "score"])
-        for p in scores[-1]:
+        balls, cards, reverse, scored = ball_turn(rings, seats, balls, cards, reverse, bases)
+        scores.append(scored)
+        for p in scored:
             ahead[p] += SCORE_NEXT * FADE ** turn
-        if not motion.balls or (turn + 1 >= HORIZON and any(scores)):
+        if not balls or (turn + 1 >= HORIZON and any(scores)):
             return tuple(ahead)
-        ball_list, card_list, reverse = list(motion.balls), list(motion.cards), motion.reverse
     return tuple(ahead)
+
+
+@lru_cache(maxsize=200_000)
+def ball_turn(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card, ...],
+              reverse: bool, bases: tuple[str, ...]
+              ) -> tuple[tuple[Ball, ...], tuple[Card, ...], bool, tuple[int, ...]]:
+    """One turn's ball motion with no workmen on the board: the balls, the cards and the
+    direction after it, and the seats whose bases were run over. Kept, since the forecasts
+    of many positions a search meets run through the same turns (a ball placed two squares
+    further on is one turn along the same path)."""
+    motion = Motion(board(rings), list(balls), list(cards), reverse, bases, [""] * seats).run()
+    return (tuple(motion.balls), tuple(motion.cards), motion.reverse,
+            tuple(task.player for task in motion.tasks if task.kind == "score"))
+
+
+def prepares(s: RollerballState) -> bool:
+    """Whether ``s`` waits for the acting player to move the workman (Turns, step 3), which
+    the same player then uses (step 4: build, replace, blow up, or nothing). Where the workman
+    stands changes nothing the evaluation reads, only what it can build there, so the search
+    ranks a move by the best use it allows (see ``engines.core.search``)."""
+    return s.phase == "play" and bool(s.tasks) and s.tasks[0].kind == "move"
 
 
 def coming(s: RollerballState) -> tuple[float, ...] | None:
