@@ -14,6 +14,11 @@ module ``evaluate`` that the search finds by the state's package (see ``Policy``
 - ``candidates(state, actions)`` (optional): the actions worth searching, best first, where a
   game has hundreds of them and most do nothing (a chip laid far from the ball).
 - ``PLAYOUT_STEPS`` (optional): random actions played after a leaf before it is scored.
+- ``prepares(state)`` (optional): whether the decision waiting in ``state`` is a step of a turn
+  that the same seat's next decision completes (Rollerball: moving the workman, which is then
+  used). At the root such an action is ranked by the best one-ply value of the seat's next
+  decision, not by its own result: moving a workman changes nothing the evaluation reads,
+  what it makes possible does.
 
 A leaf that is a chance node (the die about to be rolled after a chip is laid) is scored as the
 average over its outcomes, each weighed by its probability, so a leaf is judged at least as
@@ -94,10 +99,16 @@ class Policy:
         self.determinize_fn = getattr(module, "determinize", None)
         self.candidates_fn = getattr(module, "candidates", None)
         self.playout_steps: int = getattr(module, "PLAYOUT_STEPS", 0)
+        self.prepares_fn: Callable[[State], bool] | None = getattr(module, "prepares", None)
 
     @classmethod
     def for_state(cls, state: State) -> Policy:
         return cls(importlib.import_module(evaluation_module(type(state))))
+
+    def prepares(self, state: State) -> bool:
+        """Whether the decision in ``state`` is judged by the same seat's next one (see the
+        module's note on ``prepares``)."""
+        return self.prepares_fn is not None and self.prepares_fn(state)
 
     def value(self, state: State) -> tuple[float, ...]:
         if state.is_over:
@@ -120,16 +131,25 @@ class Policy:
                 total[i] += float(p) * v
         return tuple(total)
 
-    def ranked(self, state: State, actions: list[Action], depth: int) -> list[Action]:
+    def ranked(self, state: State, actions: list[Action], depth: int,
+               through: bool = False) -> list[Action]:
         """``actions`` best first for the seat to move, by the one-ply value of their results
         (averaged over ``depth`` chance nodes after them; after the game's own cut, if it has
-        one). Equal values keep the engine's order."""
+        one). With ``through``, a result that is again the seat's decision is worth the best
+        of that decision's results. Equal values keep the engine's order."""
         if self.candidates_fn is not None:
             actions = list(self.candidates_fn(state, actions))
         if len(actions) <= 1:
             return actions
         seat = state.to_move
-        scored = [(-self.expected(state.apply(a)[0], depth)[seat], i) for i, a in enumerate(actions)]
+        scored = []
+        for i, a in enumerate(actions):
+            after = state.apply(a)[0]
+            if through and not after.is_over and after.to_move == seat:
+                worth = max(self.value(after.apply(b)[0])[seat] for b in after.legal_actions())
+            else:
+                worth = self.expected(after, depth)[seat]
+            scored.append((-worth, i))
         return [actions[i] for _, i in sorted(scored)]
 
 
@@ -233,7 +253,8 @@ class SearchBot:
         width = max(2, int(WIDEN * math.sqrt(node.visits + 1)))
         if node.order is None:  # only the root and nodes visited before get here
             legal = state.legal_actions()
-            node.order = policy.ranked(state, legal, 1 if node is root else 0) or legal
+            node.order = policy.ranked(state, legal, 1 if node is root else 0,
+                                       node is root and policy.prepares(state)) or legal
             if policy.determinize_fn is not None:
                 node.known = set(node.order)
             candidates = node.order[:width]

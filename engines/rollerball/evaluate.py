@@ -2,10 +2,13 @@
 (see ``engines.core.search``).
 
 Judging: five victory points win, so points count most; cards in hand are what a player can
-still build with, so they count a little; and the balls decide who scores next, so the balls'
-motion is run ahead for the next turns with the cards as they lie (the engine's own ``Motion``)
-and every base a ball will run over counts for its owner, nearer turns more. The strengths are
-turned into chances to win that add up to one.
+still build with, so they count a little (less any discard a hit workman owes); and the balls
+decide who scores, so the balls' motion is run ahead turn by turn with the cards as they lie
+(the engine's own ``Motion``), as far as their laps take to repeat, and every base a ball will
+run over counts for its owner, later turns less (``forecast``). Two turns, which is all it
+once looked, is a seventh of a lap of the outer track: a card that turned the ball towards a
+base changed nothing it could see. The strengths are turned into chances to win that add up
+to one; a board on which no ball will run over a base again cuts them all (``evaluate``).
 
 Sampling (``determinize``): a seat sees its own hand and bid, the cards on the board, the
 victory points, and for everyone else only counts. The cards it cannot see (other hands and
@@ -36,57 +39,104 @@ PER_POINT = 1.0
 PER_CARD = 0.12
 """Strength of one card in hand."""
 
-PER_SCORE_AHEAD = (0.6, 0.35)
-"""Strength of a base a ball will run over in the next turn, and in the turn after."""
+SCORE_NEXT = 0.6
+"""Strength of a base a ball will run over in the next turn."""
 
+FADE = 0.8
+"""How much less each later turn's run over a base is worth. The rules move every ball two
+squares at the start of every turn (Turns, step 1) whoever acts, so the balls' path as the
+cards lie says who will score; but every turn the acting player may build, replace or blow
+up a card (Turns, step 4) and change that path, so the further ahead a score, the less sure."""
 
-def scores_ahead(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card, ...],
-                 reverse: bool, bases: tuple[str, ...]) -> list[float]:
-    """Each seat's bases the balls will run over in the next turns, weighed by nearness.
-    Workmen never change who scores, so they are left off the board."""
-    ahead = [0.0] * seats
-    ball_list, card_list = list(balls), list(cards)
-    for weight in PER_SCORE_AHEAD:
-        motion = Motion(board(rings), ball_list, card_list, reverse, bases, [""] * seats).run()
-        for task in motion.tasks:
-            if task.kind == "score":
-                ahead[task.player] += weight
-        ball_list, card_list, reverse = list(motion.balls), list(motion.cards), motion.reverse
-    return ahead
-
+HORIZON = 24
+"""Turns the balls are followed for the forecast (a lap of the outer track takes 14)."""
 
 LOOKOUT = 60
 """Turns the balls are followed to see whether any of them will ever run over a base again."""
 
 
 @lru_cache(maxsize=65536)
-def board_alive(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card, ...],
-                reverse: bool, bases: tuple[str, ...]) -> bool:
-    """Whether, with the cards as they lie, a ball will run over a base again. False only
-    when the balls are seen to come back to a place they were in (the same squares, faces
-    and cards) without scoring on the way: then, unless a workman changes the board, nobody
-    scores again, and with five points to reach nobody wins (the rules have no other end)."""
-    ball_list, card_list = list(balls), list(cards)
-    seen: set[tuple] = set()
-    for _ in range(LOOKOUT):
-        place = (tuple(ball_list), tuple(card_list), reverse)
+def forecast(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card, ...],
+             reverse: bool, bases: tuple[str, ...]) -> tuple[float, ...] | None:
+    """Each seat's bases the balls will run over, as the cards lie, turn by turn: a base run
+    over in the next turn counts ``SCORE_NEXT`` for its owner, each turn after ``FADE`` times
+    less. Workmen never change who scores, so they are left off the board.
+
+    None for a dead board: the balls are seen to come back to a place they were in (the same
+    squares, faces and cards) without running over any base on the way. Then, unless a
+    workman changes the board, nobody scores again, and with five points to reach nobody wins
+    (the rules have no other end). When the balls come back round after scoring, the same
+    laps repeat for ever, and the later laps are added up at once."""
+    ahead = [0.0] * seats
+    seen: dict[tuple, int] = {}
+    scores: list[tuple[int, ...]] = []  # the seats whose bases are run over, turn by turn
+    for turn in range(LOOKOUT):
+        place = (balls, cards, reverse)
         if place in seen:
-            return False
-        seen.add(place)
-        motion = Motion(board(rings), ball_list, card_list, reverse, bases, [""] * seats).run()
-        if not motion.balls or any(task.kind == "score" for task in motion.tasks):
-            return True
-        ball_list, card_list, reverse = list(motion.balls), list(motion.cards), motion.reverse
-    return True
+            if not any(scores):
+                return None
+            start = seen[place]
+            lap = FADE ** (turn - start)
+            for t in range(start, turn):
+                for p in scores[t]:
+                    ahead[p] += SCORE_NEXT * FADE ** t * lap / (1 - lap)
+            return tuple(ahead)
+        seen[place] = turn
+        balls, cards, reverse, scored = ball_turn(rings, seats, balls, cards, reverse, bases)
+        scores.append(scored)
+        for p in scored:
+            ahead[p] += SCORE_NEXT * FADE ** turn
+        if not balls or (turn + 1 >= HORIZON and any(scores)):
+            return tuple(ahead)
+    return tuple(ahead)
 
 
-def strengths(s: RollerballState) -> list[float]:
+@lru_cache(maxsize=200_000)
+def ball_turn(rings: int, seats: int, balls: tuple[Ball, ...], cards: tuple[Card, ...],
+              reverse: bool, bases: tuple[str, ...]
+              ) -> tuple[tuple[Ball, ...], tuple[Card, ...], bool, tuple[int, ...]]:
+    """One turn's ball motion with no workmen on the board: the balls, the cards and the
+    direction after it, and the seats whose bases were run over. Kept, since the forecasts
+    of many positions a search meets run through the same turns (a ball placed two squares
+    further on is one turn along the same path)."""
+    motion = Motion(board(rings), list(balls), list(cards), reverse, bases, [""] * seats).run()
+    return (tuple(motion.balls), tuple(motion.cards), motion.reverse,
+            tuple(task.player for task in motion.tasks if task.kind == "score"))
+
+
+def prepares(s: RollerballState) -> bool:
+    """Whether ``s`` waits for the acting player to move the workman (Turns, step 3), which
+    the same player then uses (step 4: build, replace, blow up, or nothing). Where the workman
+    stands changes nothing the evaluation reads, only what it can build there, so the search
+    ranks a move by the best use it allows (see ``engines.core.search``)."""
+    return s.phase == "play" and bool(s.tasks) and s.tasks[0].kind == "move"
+
+
+def coming(s: RollerballState) -> tuple[float, ...] | None:
+    """The forecast of ``s`` (see ``forecast``): no scores before the ball is in play, None
+    on a dead board."""
+    if s.phase != "play" or not s.balls:
+        return (0.0,) * len(s.players)
+    return forecast(s.rings, len(s.players), s.balls, s.cards, s.reverse, s.bases)
+
+
+def cards_held(s: RollerballState) -> tuple[int, ...]:
+    """Each player's cards in hand and in a secret bid, less one for every discard a ball
+    hitting their workman has made them owe (Turns, step 1: a hit workman goes back to base and
+    its player discards a card if they have one), so a search that stops before the discard
+    is made still sees its cost."""
+    owed = [0] * len(s.players)
+    for task in s.tasks:
+        if task.kind == "hit":
+            owed[task.player] += 1
+    return tuple(max(0, len(h) + len(b or ()) - o)
+                 for h, b, o in zip(s.hands, s.bids, owed, strict=True))
+
+
+def strengths(s: RollerballState, ahead: tuple[float, ...]) -> list[float]:
     n = len(s.players)
-    z = [PER_POINT * len(s.victory[p]) + PER_CARD * (len(s.hands[p]) + len(s.bids[p] or ()))
-         for p in range(n)]
-    if s.phase == "play" and s.balls:
-        for p, v in enumerate(scores_ahead(s.rings, n, s.balls, s.cards, s.reverse, s.bases)):
-            z[p] += v
+    held = cards_held(s)
+    z = [PER_POINT * len(s.victory[p]) + PER_CARD * held[p] + ahead[p] for p in range(n)]
     for p in range(n):  # the last point before winning is worth the most
         if len(s.victory[p]) == WINNING_POINTS - 1:
             z[p] += 0.5
@@ -94,28 +144,43 @@ def strengths(s: RollerballState) -> list[float]:
 
 
 def evaluate(s: RollerballState) -> tuple[float, ...]:
-    """Each seat's chance to win: a softmax of the strengths, or nothing for anyone on a dead
-    board (no ball will ever run over a base as the cards lie: a lead there wins nothing, so
-    neither the leader nor anyone else is drawn to freeze the board, and a frozen board is
-    worth changing to everyone). Many positions a search meets
-    differ only in what the strengths never read (which cards are in a hand, the workmen, the
-    deck), so the value is kept by what they do read."""
+    """Each seat's chance to win: a softmax of the strengths. On a dead board (no ball will
+    ever run over a base as the cards lie) a lead wins nothing until the board is changed, so
+    every chance is cut to ``REVIVE`` for each ring the balls are from a track with a base:
+    neither the leader nor anyone else is drawn to freeze the board, a frozen board is worth
+    changing to everyone, and a card that brings a ball a ring nearer the bases is worth
+    building even when one card alone does not bring it all the way. Many positions a search
+    meets differ only in what the strengths never read (which cards are in a hand, the
+    workmen, the deck), so the value is kept by what they do read."""
     key = (s.rings, s.phase, s.balls, s.cards, s.reverse, s.bases,
            tuple(len(v) for v in s.victory),
-           tuple(len(h) + len(b or ()) for h, b in zip(s.hands, s.bids, strict=True)))
+           cards_held(s))
     value = _VALUES.get(key)
     if value is None:
         if len(_VALUES) >= VALUES_KEPT:
             _VALUES.clear()
-        value = _VALUES[key] = softmax(strengths(s)) if alive(s) else (0.0,) * len(s.players)
+        ahead = coming(s)
+        if ahead is None:
+            cut = REVIVE ** rings_to_bases(s)
+            value = tuple(cut * v for v in softmax(strengths(s, (0.0,) * len(s.players))))
+        else:
+            value = softmax(strengths(s, ahead))
+        _VALUES[key] = value
     return value
 
 
-def alive(s: RollerballState) -> bool:
-    """Whether somebody can still score without the board changing (see ``board_alive``)."""
-    if s.phase != "play" or not s.balls:
-        return True
-    return board_alive(s.rings, len(s.players), s.balls, s.cards, s.reverse, s.bases)
+REVIVE = 0.25
+"""A dead board's chances, as a share of what they would be on a live one, for each ring the
+balls must change to reach a track with a base."""
+
+
+def rings_to_bases(s: RollerballState) -> int:
+    """The fewest rings a ball must change to reach a track with a base on it (Diversions:
+    each track changer moves a ball one ring in or out), at least one: a board is dead only
+    while its cards stay as they are, so even a ball on a base's track needs a card changed
+    (its Rubberiser keeping it Up over the base, or a changer taking it off the track)."""
+    tracks = {s.board.track(b) for b in s.bases if b}
+    return max(1, min(abs(s.board.track(ball.square) - t) for ball in s.balls for t in tracks))
 
 
 VALUES_KEPT = 200_000
