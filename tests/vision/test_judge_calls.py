@@ -120,6 +120,28 @@ def test_a_graze_is_unsure_on_the_stone_shift_alone_and_a_foul_with_the_shooter_
     assert _shot(_episode(stones, turning, shift={1: 0.1 * STILL_MM}))["verdict"] == "pass"
 
 
+def test_a_gate_stone_found_only_in_part_that_moved_leaves_a_near_pass_unsure():
+    """Rocca ruling, Rubber Band: touching a gate piece at any moment of the shot is a foul. Gate
+    stone 1 moved during the shot, and the shooter's way runs 16 mm from its footprint. Found
+    whole (the scene's usual 15 mm radius), the shooter never came near it: a pass. Found as a
+    part of a stone (8 mm: the lit side of a stone whose flank merges into the board), the stone
+    may reach up to 14 mm beyond what was found, nearly to the shooter's way: that pass rests
+    on a stone the camera did not see whole, so the players decide, never a pass. A way 35 mm
+    off is clear of what any part could hide: a pass again."""
+    stones = {0: (100.0, 182.0), **GATE, 3: (150.0, 320.0)}
+    moves = {1: [(200.0, 143.0), (203.0, 140.0)]}
+
+    def call(y: float, r: float) -> dict:
+        ep = _episode(stones, {0: [(100.0, y), (300.0, y)], **moves}, onset={1: 22})
+        ep.before[1], ep.after[1] = stone(1, 200.0, 143.0, r=r), stone(1, 203.0, 140.0, r=r)
+        return _shot(ep)
+
+    assert call(182.0, R)["verdict"] == "pass"
+    e = call(182.0, 8.0)
+    assert e["verdict"] == "unsure" and "found only in part" in e["why"] and e["fouls"] == []
+    assert call(201.0, 8.0)["verdict"] == "pass"
+
+
 def test_a_stone_turning_up_during_a_clear_that_would_make_it_a_gate_pass_is_unsure():
     """Rocca ruling: clears need exactly two pieces on the board; with three the shot is a gate
     shot. Only two stones were found at rest before the shot, and a third (2) was found at rest
