@@ -6,7 +6,8 @@ marker's top edge its direction, the marker's centre its cell. A cell with no ma
 compared with the printed board itself (drawn by the kit code at the same scale): if it looks
 like the paper, it is empty; if something covers it (a hand, a token turned over or smudged),
 it reads "unknown" rather than a guess. Uneven light is taken out by fitting a smooth gain
-(a quadratic surface) to the paper-white parts of the print before comparing.
+(a quadratic surface) to the paper-white parts of the print before comparing, and a faded
+print (ink printed grey, `_ink`) by lifting the print's dark parts to the ink's own level.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from .kit_board import find_kit_board
 READ_PX_PER_MM = 4.0
 EMPTY_LIMIT = 0.10
 """Mean normalised difference from the printed board above which a cell is not empty."""
+TINT_LIMIT = 10.0
+"""Mean colour difference from the print (|Cr| + |Cb| levels) above which a cell is not empty."""
+TINT_PX_PER_MM = 1.0
+"""The scale a cell's colour is compared at."""
 
 _DETECTOR: cv2.aruco.ArucoDetector | None = None
 _FACINGS = ("N", "E", "S", "W")
@@ -94,6 +99,43 @@ def _reference(spec: GridSpec, s: float) -> np.ndarray:
     return cv2.GaussianBlur(grey.astype(np.float32), (0, 0), s)
 
 
+@lru_cache(maxsize=8)
+def _reference_tint(spec: GridSpec, s: float) -> np.ndarray:
+    """The printed board's colour (Cr, Cb about grey: 0 for grey ink), as `_reference`."""
+    img, origin = board_image(spec, s)
+    w, h = spec.size_mm
+    x, y = int(round(origin[0])), int(round(origin[1]))
+    ycc = cv2.cvtColor(img, cv2.COLOR_BGR2YCrCb)[y:y + int(round(h * s)), x:x + int(round(w * s)), 1:]
+    return cv2.GaussianBlur(ycc.astype(np.float32) - 128.0, (0, 0), s)
+
+
+def _tint_difference(frame: np.ndarray, board: Board, spec: GridSpec, gain: np.ndarray,
+                     ref: np.ndarray, printed: np.ndarray) -> np.ndarray | None:
+    """How far each pixel's colour is from the print's (|Cr| + |Cb| levels), at TINT_PX_PER_MM,
+    or None for a grey frame. Grey alone cannot tell a hand from the print: skin is as bright
+    as Stoneball's grey cells, and a hand over one read "empty". Colour offsets scale with the
+    light, as brightness does: the print's colour by the gain, and the light's own tint (what
+    the paper shows beyond the print's colour) by how bright the print is there too
+    (`printed`, the print as this sheet shows it: a warm lamp tints white paper more than a
+    dark zone). A cell's colour is its mean, so a coarse view serves (a sixteenth of the
+    pixels of the grey one)."""
+    if frame.ndim != 3:
+        return None
+    s = TINT_PX_PER_MM
+    w, h = board.size_mm
+    size = (int(round(w * s)), int(round(h * s)))
+    to_top = np.array([[s, 0, 0], [0, s, 0], [0, 0, 1]]) @ board.H
+    small = cv2.warpPerspective(frame, to_top, size, flags=cv2.INTER_AREA)
+    seen = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)[..., 1:].astype(np.float32) - 128.0
+    g = np.maximum(cv2.resize(gain, size, interpolation=cv2.INTER_AREA), 0.05)[..., None]
+    bright = cv2.resize(printed, size, interpolation=cv2.INTER_AREA)
+    lit = g * _reference_tint(spec, s)
+    paper = cv2.resize(ref, size, interpolation=cv2.INTER_AREA) > 200
+    shade = ((seen - lit) / g)[paper]
+    tint = np.median(shade, axis=0) if len(shade) else np.zeros(2, np.float32)
+    return np.abs(seen - lit - g * tint * (bright / 255.0)[..., None]).sum(axis=2)
+
+
 def _gain(top: np.ndarray, ref: np.ndarray, s: float) -> np.ndarray:
     """How bright the light makes the paper at every pixel. Paper is the brightest thing on
     the board, so each 8 mm block's upper percentile of frame / print over paper-white pixels
@@ -122,6 +164,31 @@ def _gain(top: np.ndarray, ref: np.ndarray, s: float) -> np.ndarray:
     U, V = np.meshgrid(np.arange(w) / w - 0.5, np.arange(h) / h - 0.5)
     return (coef[0] + coef[1] * U + coef[2] * V + coef[3] * U * U + coef[4] * U * V
             + coef[5] * V * V).astype(np.float32)
+
+
+INK_MAX = 0.5
+"""The palest ink taken for print (a share of the paper's white): beyond, it is no print."""
+INK_SHARE = 0.25
+"""The share of the print's dark pixels the ink's level is taken at (`_ink`)."""
+
+
+def _ink(lit: np.ndarray, ref: np.ndarray) -> float:
+    """The ink's grey level (0 black .. 255 paper) in a top view already divided by the light
+    (`lit`, paper at 255). A printer low on toner, or a worn sheet, prints grey where the kit
+    draws black: a large inked area (Stoneball's dark zone) then differs from a black print by
+    a third of the paper's brightness, and every empty cell on it would read covered. Each
+    darker pixel of the print tells the ink's level on its own (its frame value is the ink and
+    the paper mixed in its print's shares), over the pixels the print draws at least half dark.
+    What lies on the print is paler than ink (a hand, a token's white) or as dark (a token's
+    black, a shadow): the level is taken low among them (INK_SHARE), so that a hand over most
+    of the dark zone cannot lift it to the hand's own grey (the hand would then read as
+    print). No ink lighter than INK_MAX of white."""
+    dark = ref < 128
+    if np.count_nonzero(dark) < 0.01 * ref.size:
+        return 0.0
+    share = 1.0 - ref[dark] / 255.0  # how much of the pixel the print inks
+    level = (lit[dark] - ref[dark]) / share
+    return float(np.clip(np.quantile(level, INK_SHARE), 0.0, INK_MAX * 255.0))
 
 
 def top_view(frame: np.ndarray, board: Board, s: float = READ_PX_PER_MM) -> np.ndarray:
@@ -198,6 +265,12 @@ def _second_look(spec: GridSpec, top: np.ndarray, s: float, rc: tuple[int, int],
     return []
 
 
+def _tint_of(tinted: np.ndarray, cx: float, cy: float, inner: float) -> float:
+    """The mean colour difference over a cell's inner square (`_tint_difference`)."""
+    s = TINT_PX_PER_MM
+    return float(tinted[int((cy - inner) * s):int((cy + inner) * s), int((cx - inner) * s):int((cx + inner) * s)].mean())
+
+
 def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
               s: float = READ_PX_PER_MM) -> GridReading:
     """Read every cell of a kit board in a frame (calibrating on its markers, or three of them
@@ -209,7 +282,10 @@ def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
     ref = _reference(spec, s)
     seen = cv2.GaussianBlur(top.astype(np.float32), (0, 0), s * 0.5)
     gain = _gain(seen, ref, s)
-    diff = np.abs(seen - gain * ref) / (255.0 * np.maximum(gain, 0.05))
+    ink = _ink(seen / np.maximum(gain, 0.05), ref)
+    printed = ink + (1.0 - ink / 255.0) * ref  # the print as this sheet shows it
+    diff = np.abs(seen - gain * printed) / (255.0 * np.maximum(gain, 0.05))
+    tinted = _tint_difference(frame, board, spec, gain, ref, printed)
     reading = GridReading(spec, board)
     inner = 0.42 * spec.cell_mm
     covered: list[tuple[int, int]] = []
@@ -220,7 +296,7 @@ def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
         x0, x1 = int((cx - inner) * s), int((cx + inner) * s)
         y0, y1 = int((cy - inner) * s), int((cy + inner) * s)
         d = float(diff[y0:y1, x0:x1].mean())
-        if d < EMPTY_LIMIT:
+        if d < EMPTY_LIMIT and (tinted is None or _tint_of(tinted, cx, cy, inner) < TINT_LIMIT):
             reading.cells[rc] = CellReading("empty", None, _ramp(d, EMPTY_LIMIT / 2, EMPTY_LIMIT))
         else:
             covered.append(rc)

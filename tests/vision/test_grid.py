@@ -25,6 +25,35 @@ def test_a_photo_of_a_printed_board_with_tokens_is_read_back_exactly(game, seed)
     assert reading.unsure() == []
 
 
+def test_a_faded_print_reads_its_empty_dark_cells_as_empty():
+    """A sheet printed low on toner (ink a third of the way to grey, paper dulled): the empty
+    cells of Stoneball's dark zone differ from a black print by far more than the empty limit,
+    yet they are empty, and a player would expect the board read whole; the ink's own level is
+    measured on the print. Every cell right, none left unknown."""
+    spec = g.STONEBALL
+    scene = random_scene(spec, 31, fill=0.4)
+    reading = read_grid(render(scene, print_tone=0.33, light=0.3).image, spec)
+    assert reading.contents() == scene.truth()
+    assert [rc for rc, c in reading.cells.items() if c.content == "unknown"] == []
+
+
+@pytest.mark.parametrize("print_tone", [0.0, 0.33])
+def test_a_hand_over_stoneballs_grey_and_dark_cells_reads_unknown(print_tone):
+    """A hand is as bright as Stoneball's grey cells: by brightness alone a hand over a2 (a
+    white piece under it) read "empty" at 0.85, a piece taken off the board without anyone
+    touching it. Its colour is not the print's: the cells under it read "unknown", never
+    "empty", on a good print and on a faded one (whose ink level lifts the print, not the
+    threshold), and no cell is read wrong."""
+    spec = g.STONEBALL
+    scene = random_scene(spec, 32, fill=0.4)
+    hand = Hand((-60.0, 150.0), (110.0, 150.0), 70.0)
+    reading = read_grid(render(dataclasses.replace(scene, hand=hand), print_tone=print_tone).image, spec)
+    truth = scene.truth()
+    wrong = [rc for rc, c in reading.cells.items() if c.content != "unknown" and (c.content, c.facing) != truth[rc]]
+    assert wrong == []
+    assert [rc for rc, c in reading.cells.items() if c.content == "unknown"], "the hand hides cells"
+
+
 def test_rocketball_chip_directions_follow_the_arrow():
     """Rules: a vortex turns the ball the way its arrow points, so N/E/S/W must be exact."""
     spec = g.ROCKETBALL
