@@ -494,7 +494,9 @@ def _contact(ep: Episode, shooter: int, path: np.ndarray,
     the shooter's path within a track's error of it. With the shooter's path also turning there
     (a sliding stone turns only where it hits something) the two agree: a touch; the faint
     shift alone is too thin for a foul, and too much for a pass: the players decide. A turn
-    beside a stone whose patch shows no shift at all is not its touch.
+    beside a stone whose patch shows no shift at all is not its touch. A stone found only in
+    part (`_reach`) that moved or stirred may lie nearer the shooter's way than its footprint
+    does: within that reach of the way, the players decide too.
     """
     if other not in ep.after:
         return None, f"stone {other} vanished during the shot", 0.0
