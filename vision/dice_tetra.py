@@ -106,8 +106,9 @@ def _apex_on_sides(base: np.ndarray) -> list[np.ndarray]:
 
 
 def _apex_inside(base: np.ndarray, grey: np.ndarray, keep: int = 6) -> list[np.ndarray]:
-    """The `keep` points inside the base, best first, that split it into the three most
-    even-toned triangles:
+    """The `keep` points inside the base (up to its sides), best first, that split it into
+    the three most even-toned triangles (a part too thin to hold pixels being a face seen
+    edge-on):
     each face has its own shade under the lamp, so the true top vertex leaves each part one
     face (its ink aside: the parts' spread is measured by the median distance to their
     median, which the ink hardly moves)."""
