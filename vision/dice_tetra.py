@@ -10,8 +10,11 @@ back to a flat equilateral triangle (an affine map of its three corners), where 
 stand as printed: in the common style the number of each corner sits near that corner, top
 toward it, so the rolled value is the number near the top vertex on every face; in the other
 style each edge carries the number of the face beyond it, so the rolled value (the face on
-the table) stands along each face's bottom edge. The value is posted only when every face in
-view reads it and the face's other numbers agree with it (they are the other three values).
+the table) stands along each face's bottom edge. The value is posted only when the faces in
+view agree on it, one of them reading it cleanly (a face seen nearly edge-on, a smear, is
+left out when two are seen clearly), or when the one face seen clearly, its top vertex away
+from the base corners, reads it with its other numbers all different; and the faces' other
+numbers must not read it (they are the other three values).
 """
 
 from __future__ import annotations
