@@ -18,6 +18,7 @@ per-cell error < 0.2 %, board exact > 98 %, d6 > 99 %.
     python -m bench.camera white-pips [trays]                (the white-pip d6 alone)
     python -m bench.camera solid-dice [trays] [first seed]   (issue 30's dice table)
     python -m bench.camera dice-scale [trays] [first seed]   (d6 and d4 by camera scale)
+    python -m bench.camera solid-d4 [trays] [first seed]     (the solid-dice table's two d4 rows)
 
 Dice frames are 1640x1232 (a Pi camera's binned mode, about 3.7 px per mm on the tray) and
 calibrated with find_kit_board; solid-dice reports, on solid dice (vision.tablegen.solid) and
@@ -223,9 +224,14 @@ def dice(frames: int, first_seed: int = 20_000, kinds: tuple[str, ...] = ("d6", 
     print(f"  {frames / t_read:5.1f} tray readings/s")
 
 
-def solid_dice(trays: int, first_seed: int) -> None:
+SOLID_D4 = 4
+"""The solid-dice table's first d4 section: its seeds start `SOLID_D4` thousand after the table's."""
+
+
+def solid_dice(trays: int, first_seed: int, only_d4: bool = False) -> None:
     """Issue 30's dice table on solid dice (seeds `first_seed` on, fresh for each section),
-    1640x1232 frames (about 3.7 px per mm on the tray), then d6 and d4 by camera scale."""
+    1640x1232 frames (about 3.7 px per mm on the tray), then d6 and d4 by camera scale.
+    `only_d4`: the two d4 sections alone, on the seeds the whole table gives them."""
     totals = [0, 0]
     sections = [("d6, camera straight over the tray", dict(kinds=("d6",), view="straight", cocked_rate=0.0)),
                 ("d6, tray 5-30 degrees off axis (1 in 10 cocked)", dict(kinds=("d6",), view="side", cocked_rate=0.1)),
@@ -237,6 +243,8 @@ def solid_dice(trays: int, first_seed: int) -> None:
                 (f"d4 tetrahedra at the placement the docs give for d4 ({D4_PX_PER_MM} px/mm on the tray)",
                  dict(kinds=("d4",), view="side", cocked_rate=0.0, px_per_mm=D4_PX_PER_MM))]
     for k, (title, args) in enumerate(sections):
+        if only_d4 and k < SOLID_D4:
+            continue
         print(f"{title} ({trays} trays, seeds {first_seed + 1000 * k}+):")
         dice(trays, first_seed + 1000 * k, totals=totals, **args)
     print(f"any die wrong and confident: {totals[1]} of {totals[0]} ({100 * totals[1] / max(totals[0], 1):.2f} %)")
@@ -275,6 +283,9 @@ if __name__ == "__main__":
         print(__doc__)
     elif sys.argv[1:2] == ["solid-dice"]:
         solid_dice(int(sys.argv[2]) if len(sys.argv) > 2 else 40, int(sys.argv[3]) if len(sys.argv) > 3 else 200_000)
+    elif sys.argv[1:2] == ["solid-d4"]:
+        solid_dice(int(sys.argv[2]) if len(sys.argv) > 2 else 40, int(sys.argv[3]) if len(sys.argv) > 3 else 200_000,
+                   only_d4=True)
     elif sys.argv[1:2] == ["dice-scale"]:
         dice_scale(int(sys.argv[2]) if len(sys.argv) > 2 else 20, int(sys.argv[3]) if len(sys.argv) > 3 else 210_000)
     elif sys.argv[1:2] == ["white-pips"]:

@@ -10,8 +10,11 @@ back to a flat equilateral triangle (an affine map of its three corners), where 
 stand as printed: in the common style the number of each corner sits near that corner, top
 toward it, so the rolled value is the number near the top vertex on every face; in the other
 style each edge carries the number of the face beyond it, so the rolled value (the face on
-the table) stands along each face's bottom edge. The value is posted only when every face in
-view reads it and the face's other numbers agree with it (they are the other three values).
+the table) stands along each face's bottom edge. The value is posted only when the faces in
+view agree on it, one of them reading it cleanly (a face seen nearly edge-on, a smear, is
+left out when two are seen clearly), or when the one face seen clearly, its top vertex away
+from the base corners, reads it with its other numbers all different; and the faces' other
+numbers must not read it (they are the other three values).
 """
 
 from __future__ import annotations
@@ -27,6 +30,12 @@ one and a half times it, it may be."""
 DIGIT, INSET = 0.17, 0.45
 """A typical d4's digits: their height as a share of the edge, and how far their centre
 sits from their corner (or edge) toward the face's middle, as a share of that distance."""
+LONE_MATCH = 0.9
+"""How well a digit must match to be read cleanly (on a face read alone, and on one face at
+least of those that agree): a clean print matches 0.95 or more, a smear about 0.8 at most."""
+CORNER_CLEAR = 0.25
+"""How far from every base corner (a share of the edge) a top vertex must lie for one face
+alone to be read (see `_clear_of_corners`)."""
 FACE_PX = 96
 """The unfolded face's edge in pixels."""
 BEYOND = 0.36
@@ -100,8 +109,9 @@ def _apex_on_sides(base: np.ndarray) -> list[np.ndarray]:
 
 
 def _apex_inside(base: np.ndarray, grey: np.ndarray, keep: int = 6) -> list[np.ndarray]:
-    """The `keep` points inside the base, best first, that split it into the three most
-    even-toned triangles:
+    """The `keep` points inside the base (up to its sides), best first, that split it into
+    the three most even-toned triangles (a part too thin to hold pixels being a face seen
+    edge-on):
     each face has its own shade under the lamp, so the true top vertex leaves each part one
     face (its ink aside: the parts' spread is measured by the median distance to their
     median, which the ink hardly moves)."""
@@ -111,23 +121,27 @@ def _apex_inside(base: np.ndarray, grey: np.ndarray, keep: int = 6) -> list[np.n
     local = base - (max(x0, 0), max(y0, 0))
     yy, xx = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
     inner = (local.mean(axis=0) + 0.9 * (local - local.mean(axis=0)))
+    # each part lies on the inner side of its base edge whatever the vertex: those pixels once
+    sides = []
+    for i in range(3):
+        a, b = inner[i], inner[(i + 1) % 3]
+        on = _side_grid(a, b, xx, yy) >= 0
+        sides.append((a, b, xx[on], yy[on], crop[on]))
 
     def spread(p: np.ndarray) -> float:
         total = 0.0
-        for i in range(3):
-            a, b = inner[i], inner[(i + 1) % 3]
-            inside = ((_side_grid(a, b, xx, yy) >= 0) & (_side_grid(b, p, xx, yy) >= 0)
-                      & (_side_grid(p, a, xx, yy) >= 0))
-            values = crop[inside]
-            if len(values) < 10:
-                return np.inf
-            total += len(values) * float(np.median(np.abs(values - np.median(values))))
+        for a, b, x, y, tone in sides:
+            values = tone[(_side_grid(b, p, x, y) >= 0) & (_side_grid(p, a, x, y) >= 0)]
+            if len(values) >= 10:  # fewer: a face seen edge-on
+                total += len(values) * float(np.median(np.abs(values - np.median(values))))
         return total
 
     centre = local.mean(axis=0)
-    reach = 0.5 * float(np.linalg.norm(local[0] - centre))
-    coarse = sorted((centre + (dx, dy) for dx in np.arange(-reach, reach + 1, 4.5)
-                     for dy in np.arange(-reach, reach + 1, 4.5)), key=spread)
+    reach = float(np.linalg.norm(local[0] - centre))
+    coarse = sorted((p for p in (centre + (dx, dy) for dx in np.arange(-reach, reach + 1, 4.5)
+                                 for dy in np.arange(-reach, reach + 1, 4.5))
+                     if all(_side(local[i], local[(i + 1) % 3], p) * _side(local[i], local[(i + 1) % 3], centre) > 0
+                            for i in range(3))), key=spread)
     # the best of the coarse grid looked at again 1.5 px around (half the work of a 3 px grid)
     grid = sorted((p + (dx, dy) for p in coarse[:keep + 2] for dx in (-1.5, 0.0, 1.5) for dy in (-1.5, 0.0, 1.5)),
                   key=spread)
@@ -258,12 +272,33 @@ def digit_px(base: np.ndarray, apex: np.ndarray, camera_px_per_mm: float, s: flo
     return DIGIT * edge / s * float(np.sqrt(np.mean(seen) / flat)) * camera_px_per_mm
 
 
+def _squeezed(base: np.ndarray, apex: np.ndarray, px_per_view_px: float) -> list[float]:
+    """How many pixels a digit spans across its narrow side on each face in view (in the
+    order of `faces`): a face tilted away is squeezed along one direction only, by the share of
+    its flat area it shows; `px_per_view_px` is the pixels read per view pixel (the camera's
+    scale or the view's, whichever is coarser)."""
+    edge = float(np.mean(np.linalg.norm(base - np.roll(base, 1, axis=0), axis=1)))
+    flat = np.sqrt(3) / 4 * edge ** 2
+    inside = base.mean(axis=0)
+    return [DIGIT * edge * px_per_view_px * abs(_side(a, b, apex)) / 2 / flat
+            for i in range(3) for a, b in [(base[i], base[(i + 1) % 3])]
+            if _side(a, b, apex) * _side(a, b, inside) > 0]
+
+
+def _clear_of_corners(base: np.ndarray, apex: np.ndarray) -> bool:
+    """Whether the top vertex lies at least `CORNER_CLEAR` of an edge from every base corner.
+    Nearer one, the face in view fills the outline and the faces beside it are slivers: the
+    face unfolded from any of the outline's three corners holds the same three numbers, turned,
+    so one face alone cannot tell which of them is on top."""
+    edge = float(np.mean(np.linalg.norm(base - np.roll(base, 1, axis=0), axis=1)))
+    return bool(np.min(np.linalg.norm(base - apex, axis=1)) >= CORNER_CLEAR * edge)
+
+
 def read_tetrahedron(view: np.ndarray, approx: np.ndarray, style: str = "apex", camera_px_per_mm: float = 0.0,
                      s: float = 6.0, outline: np.ndarray | None = None) -> tuple[int | None, float, float] | None:
     """The value rolled on a d4, how sure, and how well its faces matched: every face in view
-    must read the same value at its spot, and no other spot of theirs may read it. Of the
-    candidate top vertices (the three whose unfolded faces hold digits best, each moved to where
-    they hold them best, then all as found), the one whose faces read best is taken. A digit the
+    must read the same value at its spot, and no other spot of theirs may read it (see
+    `_read_faces`); the top vertex is the candidate read best (`best_reading`). A digit the
     camera sees across fewer than `MIN_DIGIT_PX` pixels (see digit_px; the camera's scale on the
     table, the view's `s` px per mm) is too coarse to be sure of: the confidence fades to 0 there.
     None when the outline is no d4's."""
@@ -272,12 +307,27 @@ def read_tetrahedron(view: np.ndarray, approx: np.ndarray, style: str = "apex", 
     if found is None:
         return None
     base, apexes = found
-    ranked = sorted(apexes, key=lambda a: -_ink_match(faces(grey, base, a), style))
-    value, sure, match, apex = max(((*_read_faces(faces(grey, base, a), style), a)
-                                    for a in [_refined(grey, base, a, style) for a in ranked[:3]] + ranked),
-                                   key=lambda r: (r[1], r[2]))
+    value, sure, match, apex = best_reading(grey, base, apexes, style, min(camera_px_per_mm, s) / s)
     fine = float(np.clip(2 * (digit_px(base, apex, camera_px_per_mm, s) / MIN_DIGIT_PX - 1.0), 0.0, 1.0))
     return value, sure * fine, match
+
+
+def best_reading(grey: np.ndarray, base: np.ndarray, apexes: list[np.ndarray], style: str,
+                 px_per_view_px: float) -> tuple[int | None, float, float, np.ndarray]:
+    """The reading (value, how sure, match) of the best top vertex among the candidates
+    `apexes` (as `base_and_apex` gives them, the geometry's best first), and that vertex. The
+    three whose unfolded faces hold digits best and the geometry's first three are each moved
+    to where the faces hold them best (`_refined`); of those and all as found, the one read
+    surest, then best matched, is taken."""
+    ranked = sorted(apexes, key=lambda a: -_ink_match(faces(grey, base, a), style))
+    starts: list[np.ndarray] = []
+    for a in ranked[:3] + apexes[:3]:
+        if all(np.linalg.norm(a - b) > 3.0 for b in starts):
+            starts.append(a)
+    return max(((*_read_faces(faces(grey, base, a), style, _squeezed(base, a, px_per_view_px),
+                              _clear_of_corners(base, a)), a)
+                for a in [_refined(grey, base, a, style) for a in starts] + ranked),
+               key=lambda r: (r[1], r[2]))
 
 
 def _ink_match(unfolded: list[np.ndarray], style: str) -> float:
@@ -286,13 +336,20 @@ def _ink_match(unfolded: list[np.ndarray], style: str) -> float:
     return sum(max(read_number(face, style).values()) for face in unfolded)
 
 
-def _refined(grey: np.ndarray, base: np.ndarray, apex: np.ndarray, style: str, steps: int = 6) -> np.ndarray:
-    """The top vertex moved a pixel and a half at a time to where the faces' spots hold their
-    digits best (`_ink_match`): a vertex found a few pixels off unfolds the faces askew and
-    their digits miss their spots."""
-    best = _ink_match(faces(grey, base, apex), style)
-    for _ in range(steps):
-        around = [(apex + d) for d in np.array([(1.5, 0), (-1.5, 0), (0, 1.5), (0, -1.5)])]
+def _refined(grey: np.ndarray, base: np.ndarray, apex: np.ndarray, style: str, reach: float = 9.0,
+             step: float = 4.5) -> np.ndarray:
+    """The top vertex moved to where the faces' spots hold their digits best (`_ink_match`):
+    first the best of a grid `reach` pixels around it, `step` apart, then a pixel and a half
+    at a time while that improves. A vertex found a few pixels off unfolds the faces askew and
+    their digits miss their spots; the match is flat (nothing at the spots) a little farther
+    out, so a climb from there alone goes nowhere."""
+    offsets = np.arange(-reach, reach + 0.1, step)
+    around = [apex + (dx, dy) for dx in offsets for dy in offsets]
+    scores = [_ink_match(faces(grey, base, a), style) for a in around]
+    k = int(np.argmax(scores))
+    best, apex = scores[k], around[k]
+    for _ in range(4):
+        around = [apex + d for d in np.array([(1.5, 0), (-1.5, 0), (0, 1.5), (0, -1.5)])]
         scores = [_ink_match(faces(grey, base, a), style) for a in around]
         k = int(np.argmax(scores))
         if scores[k] <= best:
@@ -301,29 +358,57 @@ def _refined(grey: np.ndarray, base: np.ndarray, apex: np.ndarray, style: str, s
     return apex
 
 
-def _read_faces(unfolded: list[np.ndarray], style: str) -> tuple[int | None, float, float]:
+def _read_faces(unfolded: list[np.ndarray], style: str, squeeze: list[float],
+                alone: bool = False) -> tuple[int | None, float, float]:
     """The value the unfolded faces agree on, how sure, and its mean match (to rank candidate
-    top vertices). Faces with no ink at the style's spot (a face seen too edge-on) are left
-    out. The value is the digit that matches best over the other faces together. It is sure
-    only when at least two faces read it, each on its own, by six times the least lead of a
-    face's best digit over its runner-up; a quarter of that when another spot of the faces
-    reads the same value (it cannot be both the rolled value and another corner's or edge's)."""
-    reads = [scores for scores in (read_number(face, style) for face in unfolded) if max(scores.values()) > 0]
-    if not reads:
+    top vertices). Faces with no ink at the style's spot are left out; a face whose digits the
+    camera sees squeezed to fewer than `MIN_DIGIT_PX` pixels across (`squeeze`, per face: see
+    `_squeezed`) is a smear, left out too when two faces are seen clearly. The value is the
+    digit that matches best over the faces kept. Two or more faces are sure only when each
+    reads it as its own best digit and one of them matches at least `LONE_MATCH` (a digit
+    read cleanly somewhere, not only smears agreeing): six times the least lead of a face's
+    best digit over its runner-up. Failing that, one face seen clearly, the others smears or
+    none (`alone`: its top vertex is no base corner, so the face cannot be the die's outline
+    turned a third round), is sure only when its digit matches at least `LONE_MATCH` and
+    another of its numbers is read clearly, all of them different (a face's corners or edges
+    carry three different values): three times its lead. Either is quartered when another
+    spot of the faces reads the same value (it cannot be both the rolled value and another
+    corner's or edge's)."""
+    inked = [(scores, face, px) for scores, face, px in ((read_number(face, style), face, px)
+                                                          for face, px in zip(unfolded, squeeze, strict=True))
+             if max(scores.values()) > 0]
+    clear = [(scores, face) for scores, face, px in inked if px >= MIN_DIGIT_PX]
+    votes = [scores for scores, _ in clear] if len(clear) > 1 else [scores for scores, _, _ in inked]
+    if not votes:
         return None, 0.0, 0.0
-    total = {v: sum(r[v] for r in reads) / len(reads) for v in (1, 2, 3, 4)}
+    total = {v: sum(scores[v] for scores in votes) / len(votes) for v in (1, 2, 3, 4)}
     value = max(total, key=total.get)
+    sure = 0.0
+    if len(votes) > 1 and all(max(scores, key=scores.get) == value for scores in votes) \
+            and max(scores[value] for scores in votes) >= LONE_MATCH:
+        sure = float(np.clip(6 * min(_lead(scores) for scores in votes), 0.0, 1.0))
+    elif len(clear) == 1 and alone:
+        scores, face = clear[0]
+        value = max(scores, key=scores.get)
+        total = {value: scores[value]}
+        corners = [d for d in (_clear_digit(_turned(face, k), style) for k in (1, 2)) if d is not None]
+        if scores[value] >= LONE_MATCH and corners and len({value, *corners}) == 1 + len(corners):
+            sure = float(np.clip(3 * _lead(scores), 0.0, 1.0))
     if total[value] < 0.5:
         return None, 0.0, total[value]
-    leads = [sorted(r.values())[-1] - sorted(r.values())[-2] for r in reads]
-    agree = len(reads) > 1 and all(max(r, key=r.get) == value for r in reads)
-    sure = float(np.clip(6 * min(leads), 0.0, 1.0)) if agree else 0.0
-    others = []
-    for face in unfolded:
-        for k in (1, 2):
-            turned = read_number(_turned(face, k), style)
-            ranked = sorted(turned.values())
-            if ranked[-1] > 0.75 and ranked[-1] - ranked[-2] > 0.05:  # a digit read there, not a blur
-                others.append(max(turned, key=turned.get))
-    sure *= 0.25 if value in others else 1.0
+    if sure > 0 and value in (_clear_digit(_turned(face, k), style) for face in unfolded for k in (1, 2)):
+        sure *= 0.25
     return value, sure, total[value]
+
+
+def _lead(scores: dict[int, float]) -> float:
+    """How far a spot's best digit matches ahead of its runner-up."""
+    ranked = sorted(scores.values())
+    return ranked[-1] - ranked[-2]
+
+
+def _clear_digit(face: np.ndarray, style: str) -> int | None:
+    """The digit at the style's spot of a turned face when it is read clearly (best match
+    above 0.75, ahead of the runner-up by 0.05: a digit, not a blur), else None."""
+    scores = read_number(face, style)
+    return max(scores, key=scores.get) if max(scores.values()) > 0.75 and _lead(scores) > 0.05 else None
