@@ -89,23 +89,25 @@ class GridReading:
         return out
 
 
-@lru_cache(maxsize=8)
-def _reference(spec: GridSpec, s: float) -> np.ndarray:
-    """The printed board's grey levels, top-down at `s` px/mm (board mm origin at pixel 0)."""
+def _print(spec: GridSpec, s: float) -> np.ndarray:
+    """The printed board (BGR), top-down at `s` px/mm (board mm origin at pixel 0)."""
     img, origin = board_image(spec, s)
     w, h = spec.size_mm
     x, y = int(round(origin[0])), int(round(origin[1]))
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[y:y + int(round(h * s)), x:x + int(round(w * s))]
+    return img[y:y + int(round(h * s)), x:x + int(round(w * s))]
+
+
+@lru_cache(maxsize=8)
+def _reference(spec: GridSpec, s: float) -> np.ndarray:
+    """The printed board's grey levels, top-down at `s` px/mm, blurred by a millimetre."""
+    grey = cv2.cvtColor(_print(spec, s), cv2.COLOR_BGR2GRAY)
     return cv2.GaussianBlur(grey.astype(np.float32), (0, 0), s)
 
 
 @lru_cache(maxsize=8)
 def _reference_tint(spec: GridSpec, s: float) -> np.ndarray:
     """The printed board's colour (Cr, Cb about grey: 0 for grey ink), as `_reference`."""
-    img, origin = board_image(spec, s)
-    w, h = spec.size_mm
-    x, y = int(round(origin[0])), int(round(origin[1]))
-    ycc = cv2.cvtColor(img, cv2.COLOR_BGR2YCrCb)[y:y + int(round(h * s)), x:x + int(round(w * s)), 1:]
+    ycc = cv2.cvtColor(_print(spec, s), cv2.COLOR_BGR2YCrCb)[..., 1:]
     return cv2.GaussianBlur(ycc.astype(np.float32) - 128.0, (0, 0), s)
 
 
@@ -122,10 +124,8 @@ def _tint_difference(frame: np.ndarray, board: Board, spec: GridSpec, gain: np.n
     if frame.ndim != 3:
         return None
     s = TINT_PX_PER_MM
-    w, h = board.size_mm
-    size = (int(round(w * s)), int(round(h * s)))
-    to_top = np.array([[s, 0, 0], [0, s, 0], [0, 0, 1]]) @ board.H
-    small = cv2.warpPerspective(frame, to_top, size, flags=cv2.INTER_AREA)
+    small = _warped(frame, board, s)
+    size = (small.shape[1], small.shape[0])
     seen = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)[..., 1:].astype(np.float32) - 128.0
     g = np.maximum(cv2.resize(gain, size, interpolation=cv2.INTER_AREA), 0.05)[..., None]
     bright = cv2.resize(printed, size, interpolation=cv2.INTER_AREA)
@@ -191,12 +191,16 @@ def _ink(lit: np.ndarray, ref: np.ndarray) -> float:
     return float(np.clip(np.quantile(level, INK_SHARE), 0.0, INK_MAX * 255.0))
 
 
-def top_view(frame: np.ndarray, board: Board, s: float = READ_PX_PER_MM) -> np.ndarray:
-    """The board seen from straight above, `s` px per mm, grey."""
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+def _warped(image: np.ndarray, board: Board, s: float) -> np.ndarray:
+    """`image` seen from straight above the board, `s` px per mm."""
     w, h = board.size_mm
     to_top = np.array([[s, 0, 0], [0, s, 0], [0, 0, 1]]) @ board.H
-    return cv2.warpPerspective(grey, to_top, (int(round(w * s)), int(round(h * s))), flags=cv2.INTER_LINEAR)
+    return cv2.warpPerspective(image, to_top, (int(round(w * s)), int(round(h * s))), flags=cv2.INTER_LINEAR)
+
+
+def top_view(frame: np.ndarray, board: Board, s: float = READ_PX_PER_MM) -> np.ndarray:
+    """The board seen from straight above, `s` px per mm, grey."""
+    return _warped(frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), board, s)
 
 
 def _ramp(value: float, good: float, bad: float) -> float:
