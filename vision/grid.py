@@ -359,6 +359,9 @@ def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
     tinted = _tint_difference(frame, board, spec, gain, ref, printed)
     reading = GridReading(spec, board)
     inner = 0.42 * spec.cell_mm
+    # a cell the colour of the print or of a token's grey card (a hand is neither)
+    greyish = {rc: tinted is None or _tint_of(tinted, *spec.centre_mm(*rc), inner) < TINT_LIMIT
+               for rc in spec.cells()}
     covered: list[tuple[int, int]] = []
     for rc in spec.cells():
         if rc in tokens:
@@ -367,7 +370,7 @@ def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
         x0, x1 = int((cx - inner) * s), int((cx + inner) * s)
         y0, y1 = int((cy - inner) * s), int((cy + inner) * s)
         d = float(diff[y0:y1, x0:x1].mean())
-        if d < EMPTY_LIMIT and (tinted is None or _tint_of(tinted, cx, cy, inner) < TINT_LIMIT):
+        if d < EMPTY_LIMIT and greyish[rc]:
             reading.cells[rc] = CellReading("empty", None, _ramp(d, EMPTY_LIMIT / 2, EMPTY_LIMIT))
         else:
             covered.append(rc)
@@ -377,9 +380,8 @@ def read_grid(frame: np.ndarray, spec: GridSpec, board: Board | None = None,
         if rc in reading.cells:
             continue
         found = tokens.get(rc) or _second_look(spec, top, s, rc, looks)
-        cx, cy = spec.centre_mm(*rc)
-        if not found and (tinted is None or _tint_of(tinted, cx, cy, inner) < TINT_LIMIT):
-            found = _template_look(spec, top, s, rc)  # a token's card is grey: a hand is not
+        if not found and greyish[rc]:
+            found = _template_look(spec, top, s, rc)
         if len(found) == 1:
             reading.cells[rc] = found[0]
         else:
