@@ -8,7 +8,8 @@ tray's own colour. Its outline says its kind: a cube's top square swept toward i
 d6 seen straight or off axis, `vision.dice_cube`), a triangle with its top vertex inside or
 a fourth corner beyond it (a d4, `vision.dice_tetra`), a kite (a d10). Two to four d6
 pressed together are told apart by colour, by their lit tops, or by tops bounded all round
-(`vision.dice_pressed`); an outline of two dice is never read as one cube with a value. The
+(`vision.dice_pressed`); an outline of two dice is never read as one cube with a value, and
+what the tops found leave of an outline (a die whose top could not be read) is a re-roll request. The
 d6 of a tray together tell where the camera is (`vision.dice_pose`), and each is read
 against that: its top where a flat cube's must be. A die whose outline fits none of them, or no flat cube where it lies (a die
 leaning on something), is reported as cocked, and one whose reading is not sure gets a
@@ -27,6 +28,7 @@ from .board import Board
 from .dice_cube import (
     SURE,
     Cube,
+    Square,
     bright_tops,
     candidates,
     colour_parts,
@@ -36,7 +38,7 @@ from .dice_cube import (
     sweep_of,
 )
 from .dice_pose import fit_pose
-from .dice_pressed import pressed_tops
+from .dice_pressed import EXPLAINED, explained, pressed_tops, swept
 from .dice_tetra import read_tetrahedron
 
 PX_PER_MM = 6.0
@@ -240,7 +242,7 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
         if bounded:
             lit, reads = bounded, [_read_top(view, blob, top) for top in bounded]
     if len(reads) >= 2:  # each top read on its own
-        return [("d6", *r, top.centre) for top, r in zip(lit, reads, strict=True)]
+        return _each_top(view, blob, contour, s, lit, reads, parts)
     if two:  # two colours a die apart are two dice, never one cube
         return [("d6", None, "unreadable", 0.0, centre)]
     if cube is not None and len(lit) == 1 and lit[0].edge < SMALL_TOP * cube.tops[0].edge:
@@ -266,6 +268,41 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
     if kite is not None:
         return [kite]
     return [("d6" if len(approx) == 4 else "?", None, "cocked", 0.5, centre)]
+
+
+def _read_heap(view: np.ndarray, blob: np.ndarray, contour: np.ndarray,
+               s: float) -> list[tuple[str, int | None, str, float, np.ndarray]]:
+    """Three or four d6 pressed together in one outline: the tops read surely by their light
+    (`bright_tops`) and the others searched from them (`_each_top`), or all searched among
+    the bounded squares when no lit top reads surely; [] when none is found."""
+    lit = bright_tops(view, blob, s)
+    reads = [_read_top(view, blob, top) for top in lit]
+    sure = [k for k, r in enumerate(reads) if r[2] >= SURE]
+    if sure:
+        return _each_top(view, blob, contour, s, [lit[k] for k in sure], [reads[k] for k in sure], [])
+    return [("d6", *_read_top(view, blob, top), top.centre) for top in pressed_tops(view, blob, contour, s)]
+
+
+def _each_top(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float, tops: list[Square],
+              reads: list[tuple[int | None, str, float]], parts: list[np.ndarray]) -> list[tuple[str, int | None, str, float, np.ndarray]]:
+    """d6 pressed together, each read by its own top (`tops`, read as `reads`). Where the
+    tops, swept toward their bases, do not account for the whole outline, a die of it has no
+    top found yet (a chain of three or four, one top darker than its neighbours): more are
+    searched among the bounded squares (`pressed_tops`, the sure tops kept). What they still
+    leave over, a die's top or more, is a die read as nothing (a re-roll request at its
+    middle): it never lends its pips to a neighbour's value."""
+    if explained(blob, tops) < EXPLAINED:
+        sure = [top for top, r in zip(tops, reads, strict=True) if r[2] >= SURE]
+        more = pressed_tops(view, blob, contour, s, sure, parts or None) if sure else []
+        if more:
+            tops, reads = more, [_read_top(view, blob, top) for top in more]
+    out = [("d6", *r, top.centre) for top, r in zip(tops, reads, strict=True)]
+    left = cv2.morphologyEx(blob & ~swept(blob, tops), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    edge = float(np.median([top.edge for top in tops]))
+    if cv2.countNonZero(left) >= 0.5 * edge ** 2:
+        ys, xs = np.nonzero(left)
+        out.append(("d6", None, "unreadable", 0.0, np.array([xs.mean(), ys.mean()])))
+    return out
 
 
 def _read_cubes(view: np.ndarray, cubes: list[tuple[Cube, np.ndarray, np.ndarray]],
@@ -310,15 +347,12 @@ def read_dice(frame: np.ndarray, board: Board, tray: tuple[float, float, float, 
         blob = np.zeros(view.shape[:2], np.uint8)
         cv2.drawContours(blob, [contour], -1, 255, -1)
         if area > 1200.0:  # more than a pair: three or four d6 pressed together, or no die
-            tops = pressed_tops(view, blob, contour, s) if area < 2800.0 else []
-            m = cv2.moments(contour)
-            out += ([DieReading("d6", *_read_top(view, blob, top), (float(top.centre[0] / s + tray[0]),
-                                                                     float(top.centre[1] / s + tray[1])))
-                     for top in tops]
-                    or [DieReading("?", None, "unreadable", 0.0, (m["m10"] / m["m00"] / s + tray[0],
-                                                                  m["m01"] / m["m00"] / s + tray[1]))])
-            continue
-        read = _read_blob(view, blob, contour, s, d4_style, camera_scale)
+            read = _read_heap(view, blob, contour, s) if area < 2800.0 else []
+            if not read:
+                m = cv2.moments(contour)
+                read = [("?", None, "unreadable", 0.0, np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]))]
+        else:
+            read = _read_blob(view, blob, contour, s, d4_style, camera_scale)
         if isinstance(read, Cube):
             m = cv2.moments(contour)
             cubes.append((read, blob, np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])))

@@ -172,29 +172,36 @@ def _read_centred(view: np.ndarray, blob: np.ndarray, square: Square) -> tuple[S
     return moved, read_face(view, blob, moved)
 
 
-def explained(blob: np.ndarray, tops: list[Square]) -> float:
-    """How well the tops, each swept toward its base by one common shift, cover the outline
-    (intersection over union). The shift is where the outline's middle lies from the tops':
-    half of it, each top with its side faces being symmetric about its own middle."""
+def swept(blob: np.ndarray, tops: list[Square]) -> np.ndarray:
+    """The dice the tops stand for (255), the outline's size: each top swept toward its base by
+    one common shift, where the outline's middle lies from the tops' (half of it, each top with
+    its side faces being symmetric about its own middle)."""
+    model = np.zeros_like(blob)
     x, y, w, h = cv2.boundingRect(blob)
     pad = int(max(t.edge for t in tops))
     x0, y0 = max(x - pad, 0), max(y - pad, 0)
-    blob = blob[y0:y + h + pad, x0:x + w + pad]
+    part = blob[y0:y + h + pad, x0:x + w + pad]
     corners = [t.corners() - (x0, y0) for t in tops]
-    ys, xs = np.nonzero(blob)
-    tops_mask = np.zeros_like(blob)
+    ys, xs = np.nonzero(part)
+    tops_mask = np.zeros_like(part)
     for c in corners:
         cv2.fillConvexPoly(tops_mask, np.round(c).astype(np.int32), 255)
     ty, tx = np.nonzero(tops_mask)
-    if not len(tx):
-        return 0.0
+    if not len(tx) or not len(xs):
+        return model
     shift = 2 * (np.array([tx.mean(), ty.mean()]) - np.array([xs.mean(), ys.mean()]))
-    model = np.zeros_like(blob)
+    inside = model[y0:y + h + pad, x0:x + w + pad]
     for c in corners:
         pts = np.vstack([c, c - shift]).astype(np.float32)
-        cv2.fillConvexPoly(model, np.round(cv2.convexHull(pts).reshape(-1, 2)).astype(np.int32), 255)
-    inter = np.count_nonzero(model & blob)
-    return inter / max(np.count_nonzero(model | blob), 1)
+        cv2.fillConvexPoly(inside, np.round(cv2.convexHull(pts).reshape(-1, 2)).astype(np.int32), 255)
+    return model
+
+
+def explained(blob: np.ndarray, tops: list[Square]) -> float:
+    """How well the tops, each swept toward its base (`swept`), cover the outline
+    (intersection over union)."""
+    model = swept(blob, tops)
+    return np.count_nonzero(model & blob) / max(np.count_nonzero(model | blob), 1)
 
 
 def pressed_tops(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float,

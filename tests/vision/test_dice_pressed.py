@@ -84,6 +84,36 @@ def test_a_chain_of_four_d6_pressed_together_reads_every_die():
         assert r is not None and (r.value, r.status) == (die.value, "ok") and r.confidence >= SURE
 
 
+def test_a_chain_of_four_small_d6_no_larger_than_a_pair_reads_every_die():
+    """Four small d6 (12-13 mm) in a row cover no more of the tray than a pair of large ones.
+    The reader before this work read the two lit tops it found first and lost the other two
+    dice (no reading within 10 mm of them): tops that, swept toward their bases, leave part
+    of the outline unexplained are not all its dice, and the rest are searched for."""
+    scene, readings = touching_tray(940005)
+    chain = [d for d in scene.dice if 95 < d.centre_mm[1] < 125]
+    assert sorted(d.value for d in chain) == [2, 3, 5, 5]
+    for die in chain:
+        r = reading_of(readings, die)
+        assert r is not None and (r.value, r.status) == (die.value, "ok") and r.confidence >= SURE
+
+
+def test_a_die_of_a_chain_left_unread_is_a_re_roll_request_and_its_neighbours_are_read():
+    """A chain of four: an ivory 1, a red 5 whose middle pip lies under the lamp's glare, an
+    orange 5 and an ivory 4. The reader before this work found no square that explained the
+    whole outline and asked for a re-roll of all four. The three tops it reads surely are
+    posted; what they leave of the outline (the red die) is a re-roll request, never a value
+    (its glare could hide the middle pip of a 5)."""
+    scene, readings = touching_tray(940004)
+    chain = [d for d in scene.dice if 120 < top_seen_at(d)[1] < 145]
+    assert sorted(d.value for d in chain) == [1, 4, 5, 5]
+    read = [reading_of(readings, d) for d in chain]
+    assert sum(r is not None and (r.value, r.status) == (d.value, "ok") and r.confidence >= SURE
+               for d, r in zip(chain, read, strict=True)) == 3
+    unread = [r for r in readings if r.status == "unreadable"]
+    assert len(unread) == 1 and unread[0].value is None
+    assert len(posted(readings)) == len(scene.dice) - 1
+
+
 def test_the_best_bounded_squares_are_the_two_tops_not_their_sides():
     """Two tops side by side, each lighter than the side faces swept below them and parted
     by a darker crease: the best-bounded squares of a die's size are the two tops (within two
