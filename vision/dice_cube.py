@@ -59,6 +59,9 @@ BLIND = 0.5
 """The share of the middle of a pip's place (half its radius) a glare must wash out to hide a
 pip there: a glare over a pip's middle leaves a crescent too small, squeezed or soft to count
 as a pip (see _spots); one over its rim leaves the pip."""
+HEADROOM = 30.0
+"""Levels a glare must leave to white for a white pip under it to show: where it leaves fewer,
+a pip's place is washed out."""
 FIT = 0.9
 """How much of the outline a fitted cube must cover (intersection over union)."""
 
@@ -300,12 +303,31 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     dark = _spots((grey < dark_cut) & (inner > 0), dark_cut - grey.astype(np.float32), pip_px)
     light = (_spots((least > light_cut) & (inner > 0), least.astype(np.float32) - light_cut, pip_px)
              if body < 170 else [])
-    spots = dark or light
-    if not spots or (dark and light) or len(spots) > 6:
+    if dark and light:
         return FaceReading(None, 0.0)
     # where a lamp's reflection is as light as a white pip, or lights a dark one away (a
     # glare adds a share of what is left to white: 0.45 of it lifts a dark pip past dark_cut)
     washed = (least > light_cut) if light else (grey > level + 0.45 * (255 - level))
+    first = _pips_read(dark or light, washed & (inner > 0), top, lo)
+    if dark or body >= 170 or first.confidence >= SURE:
+        return first
+    # white pips a glare merged with or washed out: a second look against the body with its
+    # glare (`_around_pips`), taken only when it is sure and every place it calls empty is
+    # plainly the body
+    around = _around_pips(least, pip_px)
+    climb = (least - around) / np.maximum(255.0 - around, 1.0)  # of the way from the body to white
+    unclear = (climb > 0.25) | (around > 255.0 - HEADROOM)
+    second = _pips_read(_spots((climb > 0.5) & (inner > 0), climb - 0.5, pip_px), unclear & (inner > 0), top, lo)
+    return second if second.confidence >= SURE else first
+
+
+def _pips_read(spots: list[tuple[float, np.ndarray, float]], washed: np.ndarray, top: Square,
+               lo: np.ndarray) -> FaceReading:
+    """The value and confidence of the pips found on a top (`top`, in the face's box whose
+    corner in the view is `lo`): the spots alike in size, round, in the layout of their number,
+    centred on the face, and no larger value's pips possibly hidden (`washed`)."""
+    if not spots or len(spots) > 6:
+        return FaceReading(None, 0.0)
     areas = np.array([a for a, _, _ in spots])
     alike = float(np.clip(1.0 - 4.0 * np.std(areas) / np.mean(areas), 0.0, 1.0))
     round_ = float(np.clip((min(r for _, _, r in spots) - 0.6) / 0.2, 0.0, 1.0))
@@ -319,9 +341,25 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     # face (a top found among dice pressed together) would look for a hidden pip beside it
     middle = Square(top.centre + top.edge * (mean[0] * u + mean[1] * v), top.angle, top.edge)
     at = middle.centre + lo
-    if _hidden_pips(face - mean, washed & (inner > 0), middle):
+    if _hidden_pips(face - mean, washed, middle):
         return FaceReading(len(spots), 0.0, at)
     return FaceReading(len(spots), min(alike, round_, centred, laid), at)
+
+
+def _around_pips(least: np.ndarray, pip_px: float) -> np.ndarray:
+    """The body's least channel at each pixel as if it had no white pips: whatever stands out
+    of the median over two pips' width (a pip fills less than a fifth of it) is taken out, its
+    rim with it, and the body is filled in from around (a Gaussian of a pip's radius, weighed
+    by what is left). A lamp's glare, wider than a pip and smooth, stays in it: a white pip
+    inside a glare still stands out from it."""
+    k = 2 * int(2 * pip_px) + 1
+    median = cv2.medianBlur(least, k).astype(np.float32)
+    body = (least.astype(np.float32) - median < 0.2 * (255.0 - median)).astype(np.uint8)
+    body = cv2.erode(body, np.ones((5, 5), np.uint8)).astype(np.float32)
+    sigma = max(pip_px, 1.0)
+    weight = cv2.GaussianBlur(body, (0, 0), sigma)
+    filled = cv2.GaussianBlur(least.astype(np.float32) * body, (0, 0), sigma)
+    return np.where(weight > 0.05, filled / np.maximum(weight, 1e-6), median)
 
 
 def _hidden_pips(face: np.ndarray, washed: np.ndarray, top: Square) -> bool:
