@@ -43,7 +43,6 @@ from vision.grid import read_grid
 from vision.kit import geometry as g
 from vision.kit_board import find_kit_board
 from vision.tablegen import random_scene, render
-from vision.tablegen.solid import project
 
 D4_PX_PER_MM = 8.6
 """A Pi camera module 2 at its full 3280x2464 over the kit from 315 mm up (docs/vision/
@@ -154,18 +153,6 @@ def calibration(frames: int, first_seed: int, covered: bool = False) -> None:
               f"no-read {100 * unread / cells:6.2f} %  whole board exact {100 * exact / calibrated:6.1f} %")
 
 
-def _seen_at(die) -> tuple[float, float]:
-    """Where the reader places a die: a solid d6 at its top face's middle as the camera sees
-    it on the table plane (it is shifted away from the camera by the die's height), any
-    other die at its centre."""
-    if die.kind != "d6" or die.cocked:
-        return die.centre_mm
-    edge = die.edge_mm or 16.0
-    eye = np.asarray(die.eye_mm or (*die.centre_mm, 600.0), float)
-    x, y = project(np.array([die.centre_mm[0], die.centre_mm[1], edge]), eye)[0]
-    return float(x), float(y)
-
-
 def _touching(die, scene) -> bool:
     return any(o is not die and np.hypot(o.centre_mm[0] - die.centre_mm[0], o.centre_mm[1] - die.centre_mm[1])
                < 1.5 * die.edge_mm for o in scene.dice)
@@ -193,7 +180,7 @@ def dice(frames: int, first_seed: int = 20_000, kinds: tuple[str, ...] = ("d6", 
         readings = read_dice(image, board)
         t_read += time.perf_counter() - t0
         for die in scene.dice:
-            at = _seen_at(die)
+            at = die.seen_at()
             near = min(readings, default=None, key=lambda r: np.hypot(r.centre_mm[0] - at[0], r.centre_mm[1] - at[1]))
             found = near is not None and np.hypot(near.centre_mm[0] - at[0], near.centre_mm[1] - at[1]) < 10
             sure = found and near.status == "ok" and near.confidence >= SURE

@@ -16,7 +16,6 @@ from vision.dice_pressed import bounded_squares, explained
 from vision.kit import geometry as g
 from vision.kit_board import find_kit_board
 from vision.tablegen import random_scene, render
-from vision.tablegen.solid import project
 
 
 def touching_tray(seed: int):
@@ -27,15 +26,9 @@ def touching_tray(seed: int):
     return scene, read_dice(image, find_kit_board(image, g.ROCKETBALL))
 
 
-def top_seen_at(die) -> np.ndarray:
-    """Where the camera sees a d6's top face's middle on the table plane (the reader places
-    a die there)."""
-    return project(np.array([*die.centre_mm, die.edge_mm]), np.asarray(die.eye_mm, float))[0]
-
-
 def reading_of(readings, die):
     """The reading the reader places within 10 mm of the die's top, or None."""
-    at = top_seen_at(die)
+    at = np.array(die.seen_at())
     near = min(readings, key=lambda r: np.hypot(r.centre_mm[0] - at[0], r.centre_mm[1] - at[1]))
     return near if np.hypot(near.centre_mm[0] - at[0], near.centre_mm[1] - at[1]) < 10 else None
 
@@ -68,7 +61,7 @@ def test_no_die_of_a_touching_tray_is_posted_with_a_value_it_does_not_show():
     for seed in (902006, 901004, 901050, 901058, 902058):
         scene, readings = touching_tray(seed)
         for r in posted(readings):
-            near = [d for d in scene.dice if np.hypot(*(top_seen_at(d) - np.array(r.centre_mm))) < 10]
+            near = [d for d in scene.dice if np.hypot(*(np.array(d.seen_at()) - np.array(r.centre_mm))) < 10]
             assert [d.value for d in near] == [r.value], (seed, r)
 
 
@@ -104,7 +97,7 @@ def test_a_die_of_a_chain_left_unread_is_a_re_roll_request_and_its_neighbours_ar
     posted; what they leave of the outline (the red die) is a re-roll request, never a value
     (its glare could hide the middle pip of a 5)."""
     scene, readings = touching_tray(940004)
-    chain = [d for d in scene.dice if 120 < top_seen_at(d)[1] < 145]
+    chain = [d for d in scene.dice if 120 < d.seen_at()[1] < 145]
     assert sorted(d.value for d in chain) == [1, 4, 5, 5]
     read = [reading_of(readings, d) for d in chain]
     assert sum(r is not None and (r.value, r.status) == (d.value, "ok") and r.confidence >= SURE

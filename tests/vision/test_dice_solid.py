@@ -16,7 +16,6 @@ from vision.kit import geometry as g
 from vision.kit_board import find_kit_board
 from vision.tablegen import DieTruth, random_scene, render, scene_of
 from vision.tablegen.dice import COLOURED
-from vision.tablegen.solid import project
 
 
 def tray_scene(dice: list[DieTruth], seed: int):
@@ -28,11 +27,6 @@ def eye_off_axis(centre, degrees: float, toward_deg: float, height: float = 600.
     off = height * np.tan(np.radians(degrees))
     a = np.radians(toward_deg)
     return (centre[0] + off * np.cos(a), centre[1] + off * np.sin(a), height)
-
-
-def top_seen_at(die) -> np.ndarray:
-    """Where the camera sees a d6's top face's middle on the table plane."""
-    return project(np.array([*die.centre_mm, die.edge_mm]), np.asarray(die.eye_mm, float))[0]
 
 
 def read(scene, **look):
@@ -113,7 +107,7 @@ def test_white_pip_dice_under_the_lamps_are_read_and_never_posted_wrong():
         readings = read(scene, size=(1640, 1232))
         for r in readings:
             if r.status == "ok" and r.confidence >= SURE:
-                die = min(scene.dice, key=lambda d: np.hypot(*(top_seen_at(d) - np.array(r.centre_mm))))
+                die = min(scene.dice, key=lambda d: np.hypot(*(np.array(d.seen_at()) - np.array(r.centre_mm))))
                 assert r.value == die.value, (seed, r)
                 read_right += 1
     assert read_right >= 59

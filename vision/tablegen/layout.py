@@ -14,6 +14,7 @@ from vision.kit.geometry import GridSpec
 from vision.kit.tokens import CARD_TAIL, Token, tokens_for
 
 from .dice import COLOURED
+from .solid import project
 
 DIE_KINDS = ("d6", "d4", "d10")
 D4_LOOKS = (((225, 225, 225), (25, 25, 25)), ((30, 30, 30), (240, 240, 240)),
@@ -68,6 +69,16 @@ class DieTruth:
     """A solid die's edge (None: 16 mm for a d6, 19 mm for a d4)."""
     lean_deg: float = 0.0
     """A cocked solid d6 leans this far on something."""
+
+    def seen_at(self) -> tuple[float, float]:
+        """Where a reader places the die (table mm): a solid d6 at its top face's middle as the
+        camera sees it on the table plane (shifted away from the camera by the die's height),
+        any other die at its centre."""
+        if self.kind != "d6" or self.cocked:
+            return self.centre_mm
+        eye = np.asarray(self.eye_mm or (*self.centre_mm, 600.0), float)
+        x, y = project(np.array([*self.centre_mm, self.edge_mm or 16.0]), eye)[0]
+        return float(x), float(y)
 
 
 @dataclass(frozen=True)
