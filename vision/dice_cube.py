@@ -284,8 +284,10 @@ class FaceReading:
 
 def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     """The pips on one candidate top face: dark on a light body or white on a coloured one;
-    only round, sharp-rimmed spots of a pip's size well inside the face count (see _spots). Confidence is the least of:
-    the spots alike in size, round, in the layout of their number, and centred on the face."""
+    only round, sharp-rimmed spots of a pip's size well inside the face count (see _spots).
+    Confidence is the least of: the spots alike in size, round, in the layout of their
+    number, and centred on the face (`_pips_read`). White pips a lamp's glare merged with or
+    washed out get a second look against the body as the glare lights it (`_around_pips`)."""
     # the face's own box of the view: the same pixels, a fraction of the work
     lo = np.maximum(np.floor(top.corners().min(axis=0)).astype(int) - 2, 0)
     hi = np.ceil(top.corners().max(axis=0)).astype(int) + 3
