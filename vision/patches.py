@@ -54,6 +54,9 @@ SHADE_MIN = 0.6
 # varies no more than this many times the surface's around it. A stone has its own shading
 # (a lit top, a dark side): three and more times the surface's, at the faintest measured
 SHADE_FLAT = 1.5
+# levels of the camera's noise a run of three pixels between a stone and a shadow-like patch
+# beside it must clear to count as lit surface (`_lit_between`)
+LIT_NOISE = 4.0
 
 
 class PatchEvidence:
@@ -148,9 +151,28 @@ class PatchEvidence:
         shadow (or a dark patch of the surface itself), not a stone that brings its own colour
         or its own shading. The surface: a ring around it, off the ``others``'
         places. Out of the picture, or no surface left around it: not shown to be."""
+        rings = self._shade_ring(frame, fp, others)
+        if rings is None:
+            return False
+        patch, inside, ring = rings
+        a, g = (np.asarray(cv2.mean(patch, mask=m)[:3]) for m in (inside, ring))
+        na, ng = float(np.linalg.norm(a)), float(np.linalg.norm(g))
+        if na <= 0 or ng <= 0 or not SHADE_MIN * ng <= na < ng:
+            return False  # brighter than the surface (no shadow), or too dark for one
+        grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+        (_, sa), (_, sg) = (cv2.meanStdDev(grey, mask=m) for m in (inside, ring))
+        if float(sa[0, 0]) > SHADE_FLAT * float(sg[0, 0]):
+            return False  # shaded within: a stone's own relief
+        return float(np.degrees(np.arccos(np.clip(a @ g / (na * ng), -1.0, 1.0)))) < SHADE_DEG
+
+    def _shade_ring(self, frame: np.ndarray, fp: Footprint, others: Sequence[Footprint]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The patch of the full frame around ``fp``, the footprint's inside on it (eroded by
+        a pixel) and the surface's ring around it (half a radius to two radii out, off the
+        ``others``' places); None out of the picture or with either empty."""
         box = self._patch_box(fp, frame.shape)
         if box is None:
-            return False
+            return None
         _, x, y, half = box
         origin = np.array([x - half, y - half])
         inside = np.zeros((2 * half, 2 * half), np.uint8)
@@ -164,17 +186,39 @@ class PatchEvidence:
                 cv2.fillPoly(ring, [np.round(px).astype(np.int32)], 0)
         inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
         if not cv2.countNonZero(inside) or not cv2.countNonZero(ring):
+            return None
+        return frame[y - half:y + half, x - half:x + half], inside, ring
+
+    def _lit_between(self, frame: np.ndarray, stone: Footprint, fp: Footprint,
+                     others: Sequence[Footprint] = ()) -> bool:
+        """Whether the surface shows lit between ``stone`` and ``fp`` beside it, on the line
+        through their centres: somewhere off both outlines the picture is lighter than ``fp``
+        by half of what ``fp`` is darker than the surface around it (`_shade_ring`). A cast
+        shadow begins at the edge of the stone that casts it (seen from above, the ground's
+        shadow runs on from under the stone's widest part), so nothing lit lies between them;
+        a dark stone of the surface's colour lying a few millimetres off another does have
+        lit surface between. Out of the picture, or touching: not shown to be."""
+        ends = np.asarray(self.board.to_px(np.vstack([stone.centre, fp.centre])), dtype=np.float64)
+        rings = self._shade_ring(frame, fp, others)
+        if rings is None or not np.isfinite(ends).all():
             return False
-        patch = frame[y - half:y + half, x - half:x + half]
-        a, g = (np.asarray(cv2.mean(patch, mask=m)[:3]) for m in (inside, ring))
-        na, ng = float(np.linalg.norm(a)), float(np.linalg.norm(g))
-        if na <= 0 or ng <= 0 or not SHADE_MIN * ng <= na < ng:
-            return False  # brighter than the surface (no shadow), or too dark for one
-        grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
-        (_, sa), (_, sg) = (cv2.meanStdDev(grey, mask=m) for m in (inside, ring))
-        if float(sa[0, 0]) > SHADE_FLAT * float(sg[0, 0]):
-            return False  # shaded within: a stone's own relief
-        return float(np.degrees(np.arccos(np.clip(a @ g / (na * ng), -1.0, 1.0)))) < SHADE_DEG
+        patch, inside, ring = rings
+        patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+        own, surface = (cv2.mean(patch, mask=m)[0] for m in (inside, ring))
+        luma = np.array([0.114, 0.587, 0.299]) if frame.ndim == 3 else np.ones(1)
+        outlines = [np.asarray(self.board.to_px(o.outline), dtype=np.float32) for o in (stone, fp)]
+        steps = np.linspace(0.0, 1.0, max(int(2 * np.linalg.norm(ends[1] - ends[0])), 2) + 1)
+        between = []
+        for t in steps:
+            x, y = ends[0] + t * (ends[1] - ends[0])
+            if all(cv2.pointPolygonTest(o, (float(x), float(y)), False) < 0 for o in outlines):
+                xi, yi = int(round(x)), int(round(y))
+                if 0 <= yi < frame.shape[0] and 0 <= xi < frame.shape[1]:
+                    between.append(float(np.atleast_1d(frame[yi, xi]) @ luma))
+        if len(between) < 3:
+            return False
+        lit = np.convolve(between, np.ones(3) / 3, mode="valid").max()
+        return lit > own + 0.5 * max(surface - own, 0.0) + LIT_NOISE
 
     def _outline_left(self, frames: tuple[np.ndarray, np.ndarray], fp: Footprint) -> bool:
         """Whether a stone's closed outline at ``fp`` was there in the first full frame and is

@@ -307,7 +307,8 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
         stone's cast shadow: found against another stone at least as large (within their own
         size of it), in the surface's own colour made darker (`_shade`), while that stone is not
         (a stone brings its own colour; a shadow falls beside the stone that casts it, no wider
-        than it, and only its part beyond the stone shows)."""
+        than it, and only its part beyond the stone shows, with no lit surface between them:
+        `_lit_between`)."""
         found = [footprint(s, -1) for s in self.detect(frame, ignore)]
         found = [fp for fp in found if self._outlined(frame, fp, [o for o in found if o is not fp])]
         size = [radius_mm(fp) for fp in found]
@@ -315,7 +316,9 @@ class EpisodeTracker(AtRest, Following, PatchEvidence, OnFrames):
                       and np.linalg.norm(o.centre - fp.centre) < 2.5 * size[k] + 1.5 * size[j]
                       and clearance(fp.outline, o.outline) < size[k]] for k, fp in enumerate(found)}
         shade = {k: self._shade(frame, found[k], found[:k] + found[k + 1:]) for k, near in beside.items() if near}
-        return [fp for k, fp in enumerate(found) if not shade.get(k) or all(shade.get(j, False) for j in beside[k])]
+        return [fp for k, fp in enumerate(found) if not shade.get(k) or
+                all(shade.get(j, False) or self._lit_between(frame, found[j], fp, found[:k] + found[k + 1:])
+                    for j in beside[k])]
 
     def _hand(self, frame: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
         """The hand still in the picture at rest, frame-sized, for the detector to ignore:
