@@ -642,16 +642,15 @@ def test_a_stone_still_falling_from_the_hand_is_not_counted_at_rest(landed):
     assert len(tracker.rest) == drop["landed"]
 
 
-@pytest.mark.parametrize("stone", [None, (40, 90, 40), 0.35])
-def test_a_stones_shadow_found_as_a_stone_beside_it_is_no_stone(stone):
-    """A stone's cast shadow only darkens the surface it falls on; found as a "stone" against
-    the stone that casts it, it is no stone (it would be "taken" when the stone is shot, a
-    pickup nobody made, or be shot in its place). A dark stone of its own colour lying there
-    is a stone, and so is a grey one, darker than the room's light leaves a shadow."""
+def _found_beside(stone, south_mm: float) -> tuple[list[np.ndarray], np.ndarray]:
+    """The places the tracker keeps of a stone at (200, 150) and, `south_mm` South of it, a
+    patch found as a stone of radius 10 mm: the surface darkened by 30 % (`stone` None, a
+    shadow's darkening), a stone of colour `stone`, or of the board's own hue scaled by it
+    (a float). Returns the places and the patch's centre."""
     c = Composer([(200.0, 150.0)])
     frame = c.frame({0: (200.0, 150.0)})
     board = find_board(frame, SIZE_MM)
-    at = np.array([200.0, 178.0])  # against the stone (radius 14), on its South side
+    at = np.array([200.0, 150.0 + south_mm])
     mask = np.zeros(frame.shape[:2], np.float32)
     centre = tuple(int(v) for v in np.round(board.to_px(at[None])[0]))
     radius = int(round(10.0 * board.px_per_mm()))
@@ -673,9 +672,19 @@ def test_a_stones_shadow_found_as_a_stone_beside_it_is_no_stone(stone):
                                             outline_mm=outline, x_px=float(centre[0]), y_px=float(centre[1]))]
 
     tracker = _tracker(frame, beside)
-    places = [f.centre for f in tracker._found(frame, None)]
+    return [f.centre for f in tracker._found(frame, None)], at
+
+
+@pytest.mark.parametrize("stone", [None, (40, 90, 40), 0.35])
+def test_a_stones_shadow_found_as_a_stone_beside_it_is_no_stone(stone):
+    """A stone's cast shadow only darkens the surface it falls on; found as a "stone" against
+    the stone that casts it, it is no stone (it would be "taken" when the stone is shot, a
+    pickup nobody made, or be shot in its place). A dark stone of its own colour lying there
+    is a stone, and so is a grey one, darker than the room's light leaves a shadow."""
+    places, at = _found_beside(stone, 28.0)  # against the stone (radius 14), on its South side
     assert any(np.hypot(*(p - (200.0, 150.0))) < 4.0 for p in places)
     assert any(np.hypot(*(p - at)) < 1.0 for p in places) == (stone is not None)
+
 
 def test_a_flat_dark_patch_with_lit_board_between_it_and_a_stone_is_no_shadow():
     """A stone of the board's own colour, a little darker and flat (a brown pebble on brown
@@ -683,25 +692,7 @@ def test_a_flat_dark_patch_with_lit_board_between_it_and_a_stone_is_no_shadow():
     cast shadow by its colour alone. But a cast shadow begins at the edge of the stone that
     casts it: with lit board between the two, the patch is a stone (the tracker before this
     work dropped it as a shadow, so such a stone was never counted)."""
-    c = Composer([(200.0, 150.0)])
-    frame = c.frame({0: (200.0, 150.0)})
-    board = find_board(frame, SIZE_MM)
-    at = np.array([200.0, 185.0])  # 7 mm of lit board beyond the stone's footprint
-    mask = np.zeros(frame.shape[:2], np.float32)
-    centre = tuple(int(v) for v in np.round(board.to_px(at[None])[0]))
-    cv2.circle(mask, centre, int(round(10.0 * board.px_per_mm())), 1.0, -1)
-    mask = cv2.GaussianBlur(mask, (0, 0), 1.5)[..., None]
-    frame = np.clip(frame * (1 - 0.3 * mask), 0, 255).astype(np.uint8)
-    ring = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    outline = at + 10.0 * np.stack([np.cos(ring), np.sin(ring)], axis=1)
-
-    def beside(found):
-        found = _near(found, (200.0, 150.0))
-        return [*found, dataclasses.replace(found[0], x_mm=at[0], y_mm=at[1], radius_mm=10.0,
-                                            outline_mm=outline, x_px=float(centre[0]), y_px=float(centre[1]))]
-
-    tracker = _tracker(frame, beside)
-    places = [f.centre for f in tracker._found(frame, None)]
+    places, at = _found_beside(None, 35.0)  # 7 mm of lit board beyond the stone's footprint
     assert any(np.hypot(*(p - (200.0, 150.0))) < 4.0 for p in places)
     assert any(np.hypot(*(p - at)) < 1.0 for p in places)
 
