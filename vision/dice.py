@@ -243,6 +243,9 @@ def _read_blob(view: np.ndarray, blob: np.ndarray, contour: np.ndarray, s: float
             lit, reads = bounded, [_read_top(view, blob, top) for top in bounded]
     if len(reads) >= 2:  # each top read on its own
         return _each_top(view, blob, contour, s, lit, reads, parts)
+    if len(reads) == 1 and reads[0][2] >= SURE and _apart(parts, lit[0].edge):
+        # two colours a die apart, one top read: that die, and the other left for a re-roll
+        return _each_top(view, blob, contour, s, lit, reads, parts)
     if two:  # two colours a die apart are two dice, never one cube
         return [("d6", None, "unreadable", 0.0, centre)]
     if cube is not None and len(lit) == 1 and lit[0].edge < SMALL_TOP * cube.tops[0].edge:

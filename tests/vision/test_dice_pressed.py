@@ -107,6 +107,21 @@ def test_a_die_of_a_chain_left_unread_is_a_re_roll_request_and_its_neighbours_ar
     assert len(posted(readings)) == len(scene.dice) - 1
 
 
+def test_of_two_dice_of_two_colours_the_one_read_is_posted_and_the_other_asked_again():
+    """An orange 3 pressed against a blue 5 whose top no square of the search reads surely
+    (its white pips under the lamp): the outline is two dice by its colours. The reader before
+    this work called the pair one cocked die and posted neither; the 3 is read on its own top
+    and posted, and the 5 is a re-roll request, never a value and never "cocked"."""
+    scene, readings = touching_tray(940022)
+    three = next(d for d in scene.dice if d.value == 3 and d.centre_mm[1] < 90)
+    r = reading_of(readings, three)
+    assert r is not None and (r.value, r.status) == (3, "ok") and r.confidence >= SURE
+    five = next(d for d in scene.dice if d.value == 5)
+    near = [q for q in readings if np.hypot(*(np.array(q.centre_mm) - five.seen_at())) < 15 and q is not r]
+    assert [(q.value, q.status) for q in near] == [(None, "unreadable")]
+    assert all(q.status != "cocked" for q in readings)
+
+
 def test_the_best_bounded_squares_are_the_two_tops_not_their_sides():
     """Two tops side by side, each lighter than the side faces swept below them and parted
     by a darker crease: the best-bounded squares of a die's size are the two tops (within two
