@@ -292,6 +292,8 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     lo = np.maximum(np.floor(top.corners().min(axis=0)).astype(int) - 2, 0)
     hi = np.ceil(top.corners().max(axis=0)).astype(int) + 3
     view, blob = view[lo[1]:hi[1], lo[0]:hi[0]], blob[lo[1]:hi[1], lo[0]:hi[0]]
+    if min(blob.shape) < 2:  # a square of a search that lies off the view holds no face
+        return FaceReading(None, 0.0)
     top = Square(top.centre - lo, top.angle, top.edge)
     inner = top.mask(view.shape, 0.09) & blob
     if np.count_nonzero(inner) < 0.3 * top.edge ** 2:

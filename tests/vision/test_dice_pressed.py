@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from vision.dice import SURE, read_dice
-from vision.dice_cube import Square
+from vision.dice_cube import Square, read_face
 from vision.dice_pressed import bounded_squares, explained
 from vision.kit import geometry as g
 from vision.kit_board import find_kit_board
@@ -120,6 +120,22 @@ def test_of_two_dice_of_two_colours_the_one_read_is_posted_and_the_other_asked_a
     near = [q for q in readings if np.hypot(*(np.array(q.centre_mm) - five.seen_at())) < 15 and q is not r]
     assert [(q.value, q.status) for q in near] == [(None, "unreadable")]
     assert all(q.status != "cocked" for q in readings)
+
+
+def test_a_heap_whose_search_reaches_off_the_view_is_read_without_error():
+    """A heap of four d6 (one outline of 75 by 39 mm) at the tray's edge: the search for its
+    tops tried a square lying off the tray's view, and the reader before this work stopped
+    with an OpenCV error on the empty picture there (a camera-dice referee would have
+    crashed on a roll). Such a square reads nothing; every die of the tray is read or asked
+    again, and what is posted is right."""
+    scene, readings = touching_tray(975008)
+    assert len(readings) == len(scene.dice)
+    for r in posted(readings):
+        near = [d for d in scene.dice if np.hypot(*(np.array(d.seen_at()) - np.array(r.centre_mm))) < 10]
+        assert [d.value for d in near] == [r.value]
+    square = Square(np.array([60.0, 400.0]), 0.9, 84.0)  # below a view 100 px high
+    view = np.full((100, 120, 3), 200, np.uint8)
+    assert read_face(view, np.full((100, 120), 255, np.uint8), square).value is None
 
 
 def test_the_best_bounded_squares_are_the_two_tops_not_their_sides():
