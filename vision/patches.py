@@ -168,8 +168,9 @@ class PatchEvidence:
     def _shade_ring(self, frame: np.ndarray, fp: Footprint, others: Sequence[Footprint]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The patch of the full frame around ``fp``, the footprint's inside on it (eroded by
-        a pixel) and the surface's ring around it (half a radius to two radii out, off the
-        ``others``' places); None out of the picture or with either empty."""
+        a pixel) and the surface's ring around it (from a quarter of its radius beyond its
+        outline to a radius beyond, off the ``others``' places); None out of the picture or
+        with either empty."""
         box = self._patch_box(fp, frame.shape)
         if box is None:
             return None
