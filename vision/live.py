@@ -30,7 +30,7 @@ from vision.board import Board, BoardWatch, CalibrationError, find_board
 from vision.judge import Episode, Footprint, judge_episode
 from vision.motion import MotionSegmenter, Segment, View
 from vision.resting import SLIDE_S
-from vision.stones import detect_stones
+from vision.stones import bare_board, detect_stones
 from vision.tracking import EpisodeTracker
 
 CALIBRATE_S = 2.0  # give up finding the markers after this long at the start
@@ -51,6 +51,9 @@ def rest_json(rest: dict[int, Footprint]) -> list[dict]:
              "on_board": bool(f.on_board)} for sid, f in sorted(rest.items())]
 
 
+BARE_FRAMES = 16  # frames of the bare board averaged into its picture
+
+
 @dataclass
 class LiveJudge:
     """Calibrates on the first frames, then judges every episode as it settles."""
@@ -69,12 +72,21 @@ class LiveJudge:
     _dropped: Decision | None = None  # a drop settled with the hand still in the picture
     _sliding: Decision | None = None  # a shot whose shooter was still sliding when it settled
     _second_look: int = -1  # the frame the first scene is looked at again (a moment after)
+    _bare: np.ndarray | None = None  # the first scene, when it showed nothing on the board
+    _bare_sum: np.ndarray | None = None  # its frames added up while it lasts (BARE_FRAMES)
+    _bare_n: int = 0
     initial: Decision | None = None  # the stones at rest when judging began (no events)
 
     @property
     def moving(self) -> bool:
         """Whether a motion episode is open (something is happening on the table)."""
         return self._segmenter is not None and self._segmenter.moving
+
+    @property
+    def bare(self) -> bool:
+        """Whether the stones at rest are also told from a picture of the bare board (the game
+        began on an empty board: `vision.stones.bare_board`)."""
+        return self._bare is not None
 
     @property
     def rest(self) -> dict[int, Footprint]:
@@ -109,7 +121,17 @@ class LiveJudge:
         if self.frame == self._second_look:
             if not seg and not self._segmenter.moving:  # still the first scene at rest
                 self._tracker.look_again(frame)
+                if not self._tracker.rest and bare_board(frame, self.board):
+                    self._bare = frame.copy()  # the surface every later scene is read against
+                    self._bare_sum, self._bare_n = frame.astype(np.float32), 1
                 self.initial = Decision(self.initial.frame, [], rest_json(self._tracker.rest), None)
+        elif self._bare_sum is not None:
+            if seg or self._segmenter.moving or self._bare_n >= BARE_FRAMES:
+                self._bare_sum = None
+            else:  # averaged: a single frame's noise and compression would show in every scene
+                self._bare_sum += frame
+                self._bare_n += 1
+                self._bare = cv2.convertScaleAbs(self._bare_sum, alpha=1.0 / self._bare_n)
         if seg:
             return self._settled(seg)
         if self._sliding is not None and not self._segmenter.moving and \
@@ -135,8 +157,12 @@ class LiveJudge:
         self._second_look = self.frame + self._segmenter.settle_frames
 
     def _detector(self):
+        """The stones at rest in a picture: told from the bare board's picture where the first
+        scene showed one (`bare_board`: a game begun on an empty board), else from the surface
+        the picture itself predicts."""
         board = self.board
-        return lambda img, ignore: detect_stones(img, board, ignore)
+        return lambda img, ignore: detect_stones(
+            img, board, ignore, bare=self._bare if ignore is None or not ignore.any() else None)
 
     def _settled(self, seg: Segment) -> list[Decision]:
         report = self._watch.check(seg.after)
@@ -145,6 +171,7 @@ class LiveJudge:
             # a bumped camera: re-anchor, positions in mm stay valid (markers refitted a pixel or
             # two off on a picture that did not move are no camera moved: the episode is judged)
             self.board = report.board
+            self._bare = None  # taken from where the camera was
             view = View.of(self.board, seg.after.shape)
             self._segmenter.view = self._tracker.view = view
             self._segmenter.reset(seg.after)

@@ -1,7 +1,9 @@
-"""Stone detection on a single still, with no empty-board reference.
+"""Stone detection on a single still, with or without a picture of the empty board.
 
-A referee may start mid-game, so nothing is known of the empty board. Instead the surface under
-the stones is estimated from the frame itself, and stones are what differs from it.
+A referee may start mid-game, so nothing need be known of the empty board: the surface under
+the stones is estimated from the frame itself, and stones are what differs from it (stages 1-6).
+Where the game began on an empty board, its picture (`bare_board` says whether a still is one)
+is a second surface to read against (7).
 
 1. The frame is warped to a top-down view of the board and the table around it (board mm, at a
    fixed resolution): stones have the same size everywhere and the board's edges are straight and
@@ -35,6 +37,13 @@ the stones is estimated from the frame itself, and stones are what differs from 
    together (the darkness around each footprint); when they agree, such a footprint's centre moves
    back toward the light by half its excess length along that side. A lamp straight above or two
    lamps leave no side.
+7. Given a picture of the bare board (`detect_stones`'s ``bare``: exposure matched to the frame),
+   the stages run again against it, where a stone of the board's colour differs from the wood
+   it covers by every stripe of grain it hides. That look also finds cast shadows, which join
+   stones lying close, so it only adds: a stone clear of all those of the first look, plainly a
+   stone (score 0.8, the bar by a marker), of a stone's size (three quarters of the scene's
+   median radius at least), with a lit part (a tenth of it brighter than the bare board: a cast
+   shadow is only darker).
 
 Where each stage lives, in the order a frame goes through them (`detect.detect_stones` runs them):
 `view` (1: the top-down view, and what is built once per board), `surface` (2: the surface, edge
@@ -47,8 +56,9 @@ scene's shadow side; footprints wrapped round another); `types` holds what the d
 gives, `masks` the small tools on masks they all share.
 """
 
-from vision.stones.detect import detect_stones
+from vision.stones.detect import bare_board, detect_stones
 from vision.stones.types import DEFAULT_PARAMS, FrameError, Stone, StoneParams, check_frame
 from vision.stones.view import TopView
 
-__all__ = ["DEFAULT_PARAMS", "FrameError", "Stone", "StoneParams", "TopView", "check_frame", "detect_stones"]
+__all__ = ["DEFAULT_PARAMS", "FrameError", "Stone", "StoneParams", "TopView", "bare_board", "check_frame",
+           "detect_stones"]

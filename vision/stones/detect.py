@@ -4,7 +4,9 @@ This is the one place the stages meet, in the order a frame goes through them: t
 surface (`view`, `surface`), the candidates and their blobs (`candidates`), each blob's
 footprints (split apart: `split_colours`, `split_domes`, `split_peaks`; outlined and trimmed of
 shadow: `outlines`), each footprint scored as a stone (`scoring`), clusters cut into stones
-(`heaps`), and the scene's shadow side corrected for (`footprint`)."""
+(`heaps`), and the scene's shadow side corrected for (`footprint`); then, where a picture of
+the bare board is given, the same stages against it, whose stones only add to the first look's
+(`_added`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.board import Board
+from vision.motion import match_exposure
 from vision.stones.candidates import (
     GROW_LOW,
     _break_large,
@@ -40,31 +43,105 @@ from vision.stones.types import DEFAULT_PARAMS, FrameError, Stone, StoneParams, 
 from vision.stones.view import _geometry
 
 
+def _differences(frame: np.ndarray, board: Board, params: StoneParams, bare: np.ndarray | None):
+    """Stages 1-3: the view, its surface (the bare board's picture where there is one, else the
+    surface the frame itself predicts) and the pixels that differ from it (opened and closed)."""
+    geo = _geometry(board, frame.shape[:2], params)
+    view = geo.view
+    min_d, max_d = params.min_diameter_mm * view.s, params.max_diameter_mm * view.s
+    seen = view.warp(frame)
+    ycc = cv2.cvtColor(seen, cv2.COLOR_BGR2YCrCb)
+    bare_ycc = None
+    if bare is not None:
+        bare_ycc = cv2.cvtColor(match_exposure(seen, view.warp(bare)), cv2.COLOR_BGR2YCrCb)
+    surface = _Surface(ycc, geo, max_d, bare_ycc)
+    cand = cv2.compare(surface.z, params.threshold, cv2.CMP_GT)
+    cand = cv2.bitwise_and(cand, geo.readable)
+    cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.2))
+    cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, _disk(min_d * 0.3))
+    return geo, ycc, surface, cand
+
+
+def bare_board(frame_bgr: np.ndarray, board: Board, params: StoneParams = DEFAULT_PARAMS) -> bool:
+    """Whether a still shows the board and the table round it with nothing on them: no stone
+    found, and nothing else standing out of the surface either (a hand, a bag, a cup: no patch
+    that differs from it is larger than the largest stone). Such a still is the surface itself,
+    grain, rims, shading and all, and `detect_stones` given it as ``bare`` finds stones as what
+    differs from it, which no surface predicted from a frame matches (a stone of the board's own
+    colour differs from the wood it covers by little, from the wood's picture by its shading,
+    its shadow and every stripe it hides)."""
+    frame = check_frame(frame_bgr)
+    if detect_stones(frame, board, params=params):
+        return False
+    geo, _, _, cand = _differences(frame, board, params, None)
+    largest = cv2.connectedComponentsWithStats(cand)[2][1:, cv2.CC_STAT_AREA].max(initial=0)
+    return largest < np.pi * (params.max_diameter_mm * geo.view.s / 2) ** 2
+
+
 def detect_stones(
     frame_bgr: np.ndarray,
     board: Board,
     ignore_mask: np.ndarray | None = None,
     params: StoneParams = DEFAULT_PARAMS,
+    bare: np.ndarray | None = None,
 ) -> list[Stone]:
     """Every stone in a still, on the board and on the table around it.
 
     ignore_mask (uint8, frame-sized, non-zero = ignore): pixels that are not to be read, e.g. the
     hand; a stone touching it is not reported, since its footprint cannot be seen whole. It is
     grown over what has the hand's colour and joins it (a mask misses parts of a hand).
+    bare: a still of the same camera with nothing on the board (`bare_board`), the surface the
+    stones are told from (its exposure matched to the frame's); without it, the surface is
+    predicted from the frame itself.
     """
     frame = check_frame(frame_bgr)
     if ignore_mask is not None and ignore_mask.shape[:2] != frame.shape[:2]:
         raise FrameError(f"ignore_mask is {ignore_mask.shape[:2]}, the frame {frame.shape[:2]}: sizes differ")
-    geo = _geometry(board, frame.shape[:2], params)
-    view = geo.view
+    found = _detect(frame, board, ignore_mask, params, None)
+    if bare is None:
+        return found
+    bare = check_frame(bare)
+    if bare.shape != frame.shape:
+        raise FrameError(f"the bare board's picture is {bare.shape[:2]}, the frame {frame.shape[:2]}: sizes differ")
+    return _added(found, _detect(frame, board, ignore_mask, params, bare))
+
+
+BARE_SCORE = 0.8  # a stone the bare look alone finds is taken at this score (the bar near a marker) ...
+BARE_RADIUS = 0.75  # ... and at least this share of the scene's median radius
+
+
+def _added(found: list[Stone], against_bare: list[Stone]) -> list[Stone]:
+    """The stones of the first look at a still (against the surface it predicts, ``found``) with
+    those the bare look alone found (``against_bare``: against the bare board's picture).
+
+    The bare board shows a stone of the board's colour by every stripe of grain it hides, but it
+    shows cast shadows as well: stones lying close are joined by their shadows there, which the
+    first look's splits (on a surface that takes in shade) keep apart. Every stone of the first
+    look is therefore kept, and the bare look only adds a stone clear of all of them (their discs
+    apart), found plainly (BARE_SCORE) and of a stone's size (BARE_RADIUS of the scene's median
+    radius: a shadow's tail or a piece of a cluster is smaller). Believing the look that found
+    more stones, group by group, counted more rests right but moved calls: stones found anew a
+    few millimetres off made gates a short shot passed by a fraction of a millimetre, and the
+    tracker met stones it had not seen before mid-game."""
+    radii = [st.radius_mm for st in found + against_bare]
+    median_r = float(np.median(radii)) if radii else 0.0
+    added = [b for b in against_bare
+             if b.score >= BARE_SCORE and b.radius_mm >= BARE_RADIUS * median_r
+             and all(np.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) >= a.radius_mm + b.radius_mm for a in found)]
+    return found + added
+
+
+def _lit(f: _Footprint) -> bool:
+    """Whether part of a footprint (a tenth) is brighter than the surface there."""
+    return float(np.percentile(f.luma[f.part > 0].astype(np.int16) - f.surface_luma[f.part > 0], 90)) > 0
+
+
+def _detect(frame: np.ndarray, board: Board, ignore_mask: np.ndarray | None, params: StoneParams,
+            bare: np.ndarray | None) -> list[Stone]:
+    """One look at a still: the stones that differ from one surface (`_differences`)."""
+    geo, ycc, surface, cand = _differences(frame, board, params, bare)
+    view, z = geo.view, surface.z
     min_d, max_d = params.min_diameter_mm * view.s, params.max_diameter_mm * view.s
-    ycc = cv2.cvtColor(view.warp(frame), cv2.COLOR_BGR2YCrCb)
-    surface = _Surface(ycc, geo, max_d)
-    z = surface.z
-    cand = cv2.compare(z, params.threshold, cv2.CMP_GT)
-    cand = cv2.bitwise_and(cand, geo.readable)
-    cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, _disk(min_d * 0.2))
-    cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, _disk(min_d * 0.3))
     cand = _complete_crescents(_fill_holes(cand), min_d, max_d)
     cand, seeds_only = _open_keeping_faint(cand, z, min_d, params.threshold)
 
@@ -153,8 +230,11 @@ def detect_stones(
                       for f in footprints[before:]]
     footprints, found = _heaps_split(footprints, found, lambda f: _stone_of(
         f, z, view, board, min_d, max_d, params, camera, surface))
-    kept = [f for f, st in zip(footprints, found, strict=True) if st is not None]
-    stones = [st for st in found if st is not None]
+    # against the bare board a cast shadow differs from the surface as much as a stone does,
+    # but only darker: a stone shows a lit side
+    pairs = [(f, st) for f, st in zip(footprints, found, strict=True)
+             if st is not None and (bare is None or _lit(f))]
+    kept, stones = [f for f, _ in pairs], [st for _, st in pairs]
     drop = _overlapped(kept, [st.score for st in stones])
     if drop:
         stones = [st for k, st in enumerate(stones) if k not in drop]

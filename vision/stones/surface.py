@@ -102,7 +102,8 @@ class _Surface:
     outline from its own contrast.
     """
 
-    def __init__(self, ycc: np.ndarray, geo: _Geometry, max_d: float):
+    def __init__(self, ycc: np.ndarray, geo: _Geometry, max_d: float,
+                 bare: np.ndarray | None = None):
         view, markers, e = geo.view, geo.markers, geo.band_px
         h, w = ycc.shape[:2]
         (bu0, bv0), (bu1, bv1) = view.board_rect
@@ -114,10 +115,53 @@ class _Surface:
         # board's edge would smear the edge into the surface)
         f = min(1.0, 6.0 / max(max_d, 1.0))
         sw, sh = max(int(round(w * f)), 8), max(int(round(h * f)), 8)
+        k = _odd(min(2.6 * max_d * f, min(sh, sw) - 1))
+        if bare is not None:
+            diff = cv2.subtract(ycc, bare, dst=np.zeros((h, w, 3), np.int16), mask=view.valid,
+                                dtype=cv2.CV_16S)
+            # light that changed since (a hand's or an arm's shadow, a lamp dimmed on one side)
+            # changes the picture as broadly as the model's median sees: taken off the same way
+            low = cv2.resize(diff, (sw, sh), interpolation=cv2.INTER_AREA) + 128
+            low = cv2.medianBlur(np.clip(low, 0, 255).astype(np.uint8), k).astype(np.int16) - 128
+            diff -= cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR)
+        else:
+            diff = self._modelled(ycc, geo, max_d, on_board, (sw, sh), k)
+        outer, inner = _zones(view, e)
+        self._ycc, self._diff = ycc, diff
+        self.resid = resid = cv2.convertScaleAbs(diff)  # |difference| never exceeds 255
+        resid = np.float32(cv2.bitwise_and(resid, resid, mask=cv2.bitwise_not(markers)))
+
+        # robust noise per channel, for the board, the table and the edge strips apart (brighter
+        # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
+        # out so that they do not inflate their own neighbourhood's level
+        inv_sigma = np.ones((3, 1, 3), np.float32)
+        for zid, pixels in enumerate(geo.noise_samples):
+            if len(pixels):
+                sample = np.ascontiguousarray(resid.reshape(-1, 3)[pixels].T)
+                inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=1), 1.0)
+        z = cv2.transform(resid, inv_sigma[0])
+        z[outer] = cv2.transform(resid[outer], inv_sigma[1]).reshape(z[outer].shape)
+        z[inner] = cv2.transform(resid[inner], inv_sigma[2]).reshape(z[inner].shape)
+        z_small = cv2.resize(z, (sw, sh), interpolation=cv2.INTER_AREA)
+        kt = _odd(k / 2)
+        texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
+        texture = cv2.resize(np.maximum(texture, 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
+        self.z = cv2.divide(z, texture)
+        self._resid, self._texture, self._on_board = resid, texture, on_board
+        self._weights = inv_sigma[0, 0], inv_sigma[2, 0]  # the table's, the board's
+        self._strips = geo.strips
+
+    @staticmethod
+    def _modelled(ycc: np.ndarray, geo: _Geometry, max_d: float, on_board: np.ndarray,
+                  small_size: tuple[int, int], k: int) -> np.ndarray:
+        """The difference from the surface as the three models predict it."""
+        view, e = geo.view, geo.band_px
+        h, w = ycc.shape[:2]
+        (bu0, bv0), (bu1, bv1) = view.board_rect
+        sw, sh = small_size
         small = cv2.resize(ycc, (sw, sh), interpolation=cv2.INTER_AREA)
         board_s = cv2.resize(on_board, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
         valid_s = cv2.resize(view.valid, (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
-        k = _odd(min(2.6 * max_d * f, min(sh, sw) - 1))
         fill_k = _odd(3 * k)
         bg_b = cv2.medianBlur(_extend(small, board_s & valid_s, fill_k), k)
         bg_t = cv2.medianBlur(_extend(small, ~board_s & valid_s, fill_k), k)
@@ -172,29 +216,7 @@ class _Surface:
         grain = _grain(diff[inner][..., 0], max_d)
         if grain is not None:
             diff[inner][..., 0] -= grain
-        self._ycc, self._diff = ycc, diff
-        self.resid = resid = cv2.convertScaleAbs(diff)  # |difference| never exceeds 255
-        resid = np.float32(cv2.bitwise_and(resid, resid, mask=cv2.bitwise_not(markers)))
-
-        # robust noise per channel, for the board, the table and the edge strips apart (brighter
-        # surfaces and JPEG blocks are noisier), then a local texture level, with stones clipped
-        # out so that they do not inflate their own neighbourhood's level
-        inv_sigma = np.ones((3, 1, 3), np.float32)
-        for zid, pixels in enumerate(geo.noise_samples):
-            if len(pixels):
-                sample = np.ascontiguousarray(resid.reshape(-1, 3)[pixels].T)
-                inv_sigma[zid, 0] = 1.0 / np.maximum(1.4826 * np.median(sample, axis=1), 1.0)
-        z = cv2.transform(resid, inv_sigma[0])
-        z[outer] = cv2.transform(resid[outer], inv_sigma[1]).reshape(z[outer].shape)
-        z[inner] = cv2.transform(resid[inner], inv_sigma[2]).reshape(z[inner].shape)
-        z_small = cv2.resize(z, (sw, sh), interpolation=cv2.INTER_AREA)
-        kt = _odd(k / 2)
-        texture = cv2.blur(np.minimum(z_small, 8.0), (kt, kt)) / 2.4  # 2.4: the mean of pure noise
-        texture = cv2.resize(np.maximum(texture, 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
-        self.z = cv2.divide(z, texture)
-        self._resid, self._texture, self._on_board = resid, texture, on_board
-        self._weights = inv_sigma[0, 0], inv_sigma[2, 0]  # the table's, the board's
-        self._strips = geo.strips
+        return diff
 
     def bg(self, rows: slice, cols: slice) -> np.ndarray:
         """The predicted surface (YCrCb) in one window: only stones' windows ever need it."""
