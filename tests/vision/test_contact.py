@@ -928,3 +928,54 @@ def test_the_background_at_a_bare_place_beside_the_rim_is_the_board_as_it_is_aft
     assert (np.abs(smeared.astype(int) - small_after).max(axis=2) > tracker.level).any()
     bg = tracker._background(view.small(before), small_after, [fp], [], bare=[fp])
     assert not (np.abs(bg.astype(int) - small_after).max(axis=2) > tracker.level).any()
+
+
+def _way(a: tuple[float, float], b: tuple[float, float], n: int) -> np.ndarray:
+    return np.linspace(a, b, n)
+
+
+@pytest.mark.parametrize("beside, handed_on", [(0.0, True), (0.5 * R, True), (1.2 * R, False)])
+def test_a_track_through_a_stone_that_stayed_is_the_struck_stone_going_on(beside, handed_on):
+    """Stones do not pass through each other. The shooter (2) is followed up to the place of
+    stone 3, lost there for four frames (the two are one blob as they meet), then seen going on
+    beyond; stone 3 is found again at its place (2 mm off) and never seen leaving it. Followed
+    through its centre (or half a radius beside it) the shooter came to rest on that place and
+    stone 3 went on: a head-on hit passes the run on. Followed 1.2 radii beside, it went past
+    (a glancing hit deflects both, and the tracks tell them apart): nothing changes."""
+    y = 150.0 + beside
+    shooter, struck = _disc(2, 90.0, y), _disc(3, 215.0, 150.0)
+    xy = np.full((20, 2, 2), np.nan)
+    xy[:8, 0] = _way((90.0, y), (187.0, y), 8)
+    xy[12:, 0] = _way((230.0, y), (262.0, y), 8)
+    xy[:, 1] = (215.0, 150.0)
+    head = xy[:, 0].copy()
+    found_there = _disc(3, 213.0, 150.0)
+    after = {0: _disc(0, *GATE[0]), 3: found_there}
+    tracker, _ = _tracker(Composer([GATE[0]]))
+    movers, nudged = tracker._handed_on(xy, [shooter], [struck], after)
+    if not handed_on:
+        assert (movers, nudged) == ([shooter], [struck]) and 2 not in after and after[3] is found_there
+        return
+    assert (movers, nudged) == ([struck], [shooter])
+    assert np.allclose(after[2].centre, found_there.centre) and 3 not in after
+    assert np.allclose(xy[:12, 1], head[:12], equal_nan=True)  # the shooter's way up to the hit
+    assert np.allclose(xy[12:, 0], head[12:]) and np.allclose(xy[:12, 0], (215.0, 150.0))
+
+
+def test_a_head_on_hit_leaves_the_shooter_where_the_struck_stone_lay():
+    """Rocca ruling, Rubber Band: a shooter that does not get through the gate fouls. The
+    shooter (2) slides East into stone 3, which lies in the gate, head-on: it stops 2 mm short
+    of 3's place, and 3 goes on 47 mm. The shooter is the stone still in the band (not the
+    one that went on through the gate), and each is reported where it lies."""
+    c = Composer([*GATE, (90.0, 150.0), (215.0, 150.0)])
+    into = [(90.0 + (187.0 - 90.0) * k / 6, 150.0) for k in range(7)]
+    shooter = into + [(187.0 + d, 150.0) for d in (12.0, 20.0, 24.0, 26.0)]
+    struck = [(215.0, 150.0)] * len(into) + [(215.0 + d, 150.0) for d in (14.0, 26.0, 35.0, 41.0, 45.0, 47.0)]
+    events, judge = _run(_shot(c, {0: GATE[0], 1: GATE[1]}, {2: shooter, 3: struck}))
+    (shot,) = events
+    first = {s["id"]: (s["x_mm"], s["y_mm"]) for s in judge.initial.rest}
+    ids = [min(first, key=lambda i, p=p: np.hypot(*np.subtract(first[i], p))) for p in ((90.0, 150.0), (215.0, 150.0))]
+    assert shot["shooter"] == ids[0]
+    assert (shot["verdict"], shot["fouls"]) == ("foul", ["not_through"])
+    assert np.hypot(*np.subtract(judge.rest[ids[0]].centre, (213.0, 150.0))) < 4.0
+    assert np.hypot(*np.subtract(judge.rest[ids[1]].centre, (262.0, 150.0))) < 4.0

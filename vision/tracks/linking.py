@@ -47,6 +47,8 @@ class Following(Losses, Background, Follower):
                               [m for m in movers if self._outline_left((seg.before, seg.after), m)])
         reach = 4 * max(radius_mm(m) for m in tracked)
         xy = self._follow(seg, bg, tracked, small_before, backward=False)
+        movers, nudged = self._handed_on(xy, movers, nudged, after)
+        tracked = movers + nudged
         for r, m in enumerate(nudged, len(movers)):
             # found a little off its place, but followed on farther than its size past that
             # detection, to one no stone was matched to: it went on, and what was found off its
@@ -138,6 +140,34 @@ class Following(Losses, Background, Follower):
                 self._new(f, after)
         return {m.id: _track(m.id, seg.indices, xy[:, r], m, after.get(m.id))
                 for r, m in enumerate(tracked)}
+
+    def _handed_on(self, xy: np.ndarray, movers: list[Footprint], nudged: list[Footprint],
+                   after: dict[int, Footprint]) -> tuple[list[Footprint], list[Footprint]]:
+        """The movers and the nudged stones with their parts in a head-on hit set right: a mover
+        followed straight through the place of a stone found again there (nudged, never seen
+        leaving it) did not pass through it, since stones do not pass through each other: it came
+        to rest on that place and the stone there went on along the rest of the way (a head-on hit
+        passes the whole run on, and the hitter stops about where the struck stone lay). The two
+        swap the heads of their tracks (``xy``, changed in place: up to the hit, each is the other's)
+        and their places at rest; the struck stone becomes a mover, linked to where the way ended.
+        A mover that passed beside the stone, a radius or more from its centre, is left alone: a
+        glancing hit deflects both, and the tracks tell them apart."""
+        movers, nudged = list(movers), list(nudged)
+        for j, s in enumerate(nudged):
+            c = len(movers) + j
+            if _went(xy[:, c], s) or np.linalg.norm(after[s.id].centre - s.centre) > radius_mm(s):
+                continue
+            for r, m in enumerate(movers):
+                k = _through(xy[:, r], s.centre, radius_mm(s))
+                if k is None:
+                    continue
+                xy[:k, [r, c]] = xy[:k, [c, r]]
+                movers[r], nudged[j] = s, m
+                after[m.id] = self._detected[m.id] = with_id(after.pop(s.id), m.id)
+                self._detected.pop(s.id, None)
+                break
+        return movers, nudged
+
 
     def _trace_back(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
                     new: list[Footprint], before: dict[int, Footprint],
@@ -233,3 +263,24 @@ class Following(Losses, Background, Follower):
         onward = (np.sum(steps[0] * steps[1], axis=1) > 0) & (np.sum(steps[1] * steps[2], axis=1) > 0)
         off = np.linalg.norm(xy[d] - start.centre, axis=1) > radius_mm(start)
         return bool(np.any(free & long & onward & off))
+
+
+def _through(xy: np.ndarray, centre: np.ndarray, radius: float) -> int | None:
+    """The frame at which a track went through a disc (``centre``, ``radius``): it came from
+    farther than two radii off, its way (straight between sightings: a fast stone is blurred, or
+    hidden as it meets the other) passed nearer than one radius to the centre, and it was last
+    seen farther than two radii beyond, on the other side; None when it did not."""
+    seen = np.flatnonzero(~np.isnan(xy).any(axis=1))
+    if len(seen) < 3:
+        return None
+    pts = xy[seen] - centre
+    a, b = pts[:-1], pts[1:]
+    step = b - a
+    t = np.clip(-np.sum(a * step, axis=1) / np.maximum(np.sum(step * step, axis=1), 1e-9), 0.0, 1.0)
+    near = np.linalg.norm(a + t[:, None] * step, axis=1)  # each step's way nearest the centre
+    k = int(np.argmin(near))
+    dist = np.linalg.norm(pts, axis=1)
+    if near[k] >= radius or dist[:k + 1].max() <= 2 * radius or dist[-1] <= 2 * radius \
+            or float(pts[0] @ pts[-1]) >= 0:
+        return None
+    return int(seen[k + 1])  # the first sighting past the hit
