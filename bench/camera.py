@@ -18,7 +18,7 @@ per-cell error < 0.2 %, board exact > 98 %, d6 > 99 %.
     python -m bench.camera white-pips [trays]                (the white-pip d6 alone)
     python -m bench.camera solid-dice [trays] [first seed]   (issue 30's dice table)
     python -m bench.camera dice-scale [trays] [first seed]   (d6 and d4 by camera scale)
-    python -m bench.camera solid-d4 [trays] [first seed]     (the solid-dice table's two d4 rows)
+    python -m bench.camera solid-d4 [trays] [first seed]     (the solid-dice table's three d4 rows)
 
 Dice frames are 1640x1232 (a Pi camera's binned mode, about 3.7 px per mm on the tray) and
 calibrated with find_kit_board; solid-dice reports, on solid dice (vision.tablegen.solid) and
@@ -218,7 +218,7 @@ SOLID_D4 = 4
 def solid_dice(trays: int, first_seed: int, only_d4: bool = False) -> None:
     """Issue 30's dice table on solid dice (seeds `first_seed` on, fresh for each section),
     1640x1232 frames (about 3.7 px per mm on the tray), then d6 and d4 by camera scale.
-    `only_d4`: the two d4 sections alone, on the seeds the whole table gives them."""
+    `only_d4`: the three d4 sections alone, on the seeds the whole table gives them."""
     totals = [0, 0]
     sections = [("d6, camera straight over the tray", dict(kinds=("d6",), view="straight", cocked_rate=0.0)),
                 ("d6, tray 5-30 degrees off axis (1 in 10 cocked)", dict(kinds=("d6",), view="side", cocked_rate=0.1)),
@@ -227,8 +227,10 @@ def solid_dice(trays: int, first_seed: int, only_d4: bool = False) -> None:
                 ("d6 pressed together in pairs", dict(kinds=("d6",), view="side", cocked_rate=0.0, touching_rate=1.0,
                                                       white_pips_rate=0.3)),
                 ("d4 tetrahedra (value at the top vertex)", dict(kinds=("d4",), view="side", cocked_rate=0.0)),
-                (f"d4 tetrahedra at the placement the docs give for d4 ({D4_PX_PER_MM} px/mm on the tray)",
-                 dict(kinds=("d4",), view="side", cocked_rate=0.0, px_per_mm=D4_PX_PER_MM))]
+                (f"d4 tetrahedra at the scale the docs give for d4 ({D4_PX_PER_MM} px/mm on the tray), 5-30 degrees off axis",
+                 dict(kinds=("d4",), view="side", cocked_rate=0.0, px_per_mm=D4_PX_PER_MM)),
+                (f"d4 tetrahedra at the placement the docs give for d4 ({D4_PX_PER_MM} px/mm, tray 5-20 degrees off axis)",
+                 dict(kinds=("d4",), view="near", cocked_rate=0.0, px_per_mm=D4_PX_PER_MM))]
     for k, (title, args) in enumerate(sections):
         if only_d4 and k < SOLID_D4:
             continue

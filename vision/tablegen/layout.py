@@ -21,9 +21,11 @@ D4_LOOKS = (((225, 225, 225), (25, 25, 25)), ((30, 30, 30), (240, 240, 240)),
             ((40, 40, 180), (245, 245, 245)), ((160, 70, 25), (245, 245, 245)))
 """Solid d4 bodies and their ink (BGR): white, black, red, blue (the first is the default;
 none is the tray cloth's green, which no camera tells from the cloth)."""
-VIEWS = ("straight", "side")
+VIEWS = ("straight", "side", "near")
 """Where the camera is for solid dice: straight over the tray (550-800 mm up), or over the
-board with the tray at the side, the tray's middle 5-30 degrees off its axis."""
+board with the tray at the side, the tray's middle 5-30 degrees off its axis ("side"), or
+5-20 degrees ("near": the placement the docs ask of a camera that reads d4)."""
+OFF_AXIS_DEG = {"side": (5.0, 30.0), "near": (5.0, 20.0)}
 DIE_SIDES = {"d6": 6, "d4": 4, "d10": 10}
 TRAY_MM = (110.0, 160.0)
 """The dice tray East of the board: width, height."""
@@ -135,11 +137,13 @@ def solid_d4_body(body: tuple[int, int, int] | None) -> tuple[int, int, int]:
 
 def _eye(rng: np.random.Generator, origin: tuple[float, float], view: str) -> tuple[float, float, float]:
     """A camera centre for `view` (see VIEWS), over the tray's middle or off to a side."""
+    if view not in VIEWS:
+        raise ValueError(f"unknown dice view {view!r}; the views are: {', '.join(VIEWS)}")
     mid = (origin[0] + TRAY_MM[0] / 2, origin[1] + TRAY_MM[1] / 2)
     height = float(rng.uniform(550, 800))
     if view == "straight":
         return (mid[0], mid[1], height)
-    off = np.tan(np.deg2rad(rng.uniform(5, 30))) * height
+    off = np.tan(np.deg2rad(rng.uniform(*OFF_AXIS_DEG[view]))) * height
     az = rng.uniform(0, 2 * np.pi)
     return (float(mid[0] + off * np.cos(az)), float(mid[1] + off * np.sin(az)), height)
 

@@ -78,3 +78,20 @@ def test_jpeg_and_faded_print_change_the_picture_not_the_truth():
         return paper - inner
 
     assert contrast(faded) < 0.8 * contrast(plain)
+
+
+@pytest.mark.parametrize("view, lo, hi", [("side", 5.0, 30.0), ("near", 5.0, 20.0)])
+def test_solid_dice_are_seen_from_the_views_camera(view, lo, hi):
+    """The dice views put the camera so that the tray's middle lies 5-30 degrees ("side") or
+    5-20 degrees ("near": the placement the docs ask of a camera that reads d4) off its axis."""
+    for seed in range(30):
+        scene = random_scene(g.ROCKETBALL, seed, fill=0.0, dice=3, die_kinds=("d6", "d4"), dice_view=view)
+        x, y = scene.tray_origin()
+        eye = np.array(scene.dice[0].eye_mm)
+        off = np.degrees(np.arctan2(np.hypot(eye[0] - (x + 55.0), eye[1] - (y + 80.0)), eye[2]))
+        assert lo - 1e-6 <= off <= hi + 1e-6
+
+
+def test_an_unknown_dice_view_is_named():
+    with pytest.raises(ValueError, match="unknown dice view 'above'.*straight, side, near"):
+        random_scene(g.ROCKETBALL, 1, fill=0.0, dice=2, dice_view="above")
