@@ -62,6 +62,9 @@ as a pip (see _spots); one over its rim leaves the pip."""
 HEADROOM = 30.0
 """Levels a glare must leave to white for a white pip under it to show: where it leaves fewer,
 a pip's place is washed out."""
+LIGHTEST = 50.0
+"""How far above the body (least channel) a face's lightest pixels must lie to be taken for
+the level of its white pips."""
 FIT = 0.9
 """How much of the outline a fitted cube must cover (intersection over union)."""
 
@@ -287,7 +290,9 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     only round, sharp-rimmed spots of a pip's size well inside the face count (see _spots).
     Confidence is the least of: the spots alike in size, round, in the layout of their
     number, and centred on the face (`_pips_read`). White pips a lamp's glare merged with or
-    washed out get a second look against the body as the glare lights it (`_around_pips`)."""
+    washed out get a second look against the body as the glare lights it (`_around_pips`),
+    and white pips a dim lamp leaves well short of white a third, cut half way up to the
+    face's own lightest (`LIGHTEST`)."""
     # the face's own box of the view: the same pixels, a fraction of the work
     lo = np.maximum(np.floor(top.corners().min(axis=0)).astype(int) - 2, 0)
     hi = np.ceil(top.corners().max(axis=0)).astype(int) + 3
@@ -322,7 +327,17 @@ def read_face(view: np.ndarray, blob: np.ndarray, top: Square) -> FaceReading:
     climb = (least - around) / np.maximum(255.0 - around, 1.0)  # of the way from the body to white
     unclear = (climb > 0.25) | (around > 255.0 - HEADROOM)
     second = _pips_read(_spots((climb > 0.5) & (inner > 0), climb - 0.5, pip_px), unclear & (inner > 0), top, lo)
-    return second if second.confidence >= SURE else first
+    if second.confidence >= SURE:
+        return second
+    # white pips well short of white (a dim lamp, a cream print): half way up from the body to
+    # the face's own lightest, where that stands well above the body
+    lightest = float(np.percentile(least[inner > 0], 99))
+    if lightest - body < LIGHTEST:
+        return first
+    cut = body + 0.5 * (lightest - body)
+    third = _pips_read(_spots((least > cut) & (inner > 0), least.astype(np.float32) - cut, pip_px),
+                       (least > cut) & (inner > 0), top, lo)
+    return third if third.confidence >= SURE else first
 
 
 def _pips_read(spots: list[tuple[float, np.ndarray, float]], washed: np.ndarray, top: Square,

@@ -113,6 +113,22 @@ def test_white_pip_dice_under_the_lamps_are_read_and_never_posted_wrong():
     assert read_right >= 59
 
 
+@pytest.mark.parametrize("seed", [960015, 960021, 960030, 960031, 960042, 960049])
+def test_white_pips_well_short_of_white_are_read(seed):
+    """White pips on a face the lamp lights dimly stand well short of white (an orange 6 of
+    tray 960031: pips at 160 in the least channel, the body at 75), under the half-way cut
+    from the body to white; they stand out as clearly against the face's own lightest. Each
+    of these bench trays (the white-pip draw, 5-30 degrees off axis) had a die the reader
+    before this work left for a re-roll: now all five dice are read, and each is its own
+    value."""
+    scene = random_scene(g.ROCKETBALL, seed, fill=0.0, dice=5, die_kinds=("d6",), cocked_rate=0.0,
+                         white_pips_rate=1.0, dice_view="side")
+    readings = read(scene, size=(1640, 1232))
+    for die in scene.dice:
+        r = min(readings, key=lambda q: np.hypot(*(np.array(q.centre_mm) - np.array(die.seen_at()))))
+        assert (r.status, r.value) == ("ok", die.value) and r.confidence >= SURE, (die.value, r)
+
+
 def glared_tray(die: DieTruth, seed: int, sigma_mm: float, strength: float):
     """A tray holding ``die`` with a lamp's soft reflection centred on it (a Gaussian of
     ``sigma_mm``, ``strength`` its peak share of white): the frame's pixels and the scene."""
