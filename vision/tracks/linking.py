@@ -168,7 +168,6 @@ class Following(Losses, Background, Follower):
                 break
         return movers, nudged
 
-
     def _trace_back(self, seg: Segment, small_before: np.ndarray, small_after: np.ndarray,
                     new: list[Footprint], before: dict[int, Footprint],
                     tracks: dict[int, Track]) -> list[Footprint]:
@@ -266,7 +265,8 @@ class Following(Losses, Background, Follower):
 
 
 def _through(xy: np.ndarray, centre: np.ndarray, radius: float) -> int | None:
-    """The frame at which a track went through a disc (``centre``, ``radius``): it came from
+    """The index (in ``xy``) of the first sighting past the place where a track went through a
+    disc (``centre``, ``radius``): it came from
     farther than two radii off, its way (straight between sightings: a fast stone is blurred, or
     hidden as it meets the other) passed nearer than one radius to the centre, and it was last
     seen farther than two radii beyond, on the other side; None when it did not."""
