@@ -266,10 +266,10 @@ class Following(Losses, Background, Follower):
 
 def _through(xy: np.ndarray, centre: np.ndarray, radius: float) -> int | None:
     """The index (in ``xy``) of the first sighting past the place where a track went through a
-    disc (``centre``, ``radius``): it came from
-    farther than two radii off, its way (straight between sightings: a fast stone is blurred, or
-    hidden as it meets the other) passed nearer than one radius to the centre, and it was last
-    seen farther than two radii beyond, on the other side; None when it did not."""
+    disc (``centre``, ``radius``): it came from farther than two radii off, its way (straight
+    between sightings: a fast stone is blurred, or hidden as it meets the other) passed nearer
+    than one radius to the centre, and it was last seen farther than two radii beyond, on the
+    other side; None when it did not."""
     seen = np.flatnonzero(~np.isnan(xy).any(axis=1))
     if len(seen) < 3:
         return None
